@@ -13,13 +13,13 @@ from . import __version__, errors
 from .bodylimit import BodyLimit
 from .computer import Computers
 from .config import Settings
-from .context import ServerContext
+from .context import SECURITY_SCHEMES, ServerContext
 from .events import StreamHub
 from .games import GameService
 from .lobby import Lobby
 from .models import LEVEL_PATTERN
 from .ratelimit import RateLimiter
-from .routes import router
+from .routes import busy, router
 from .sqlite_storage import SQLiteStorage
 from .storage import Storage
 
@@ -66,17 +66,19 @@ def create_app(
             "(`Authorization: Bearer <token>`); watching does not."
         ),
         lifespan=lifespan,
+        # the routes themselves, not include_router(): its wrappers cost every request a
+        # second round of route matching
+        routes=[*busy.routes, *router.routes],
     )
     app.state.ctx = ctx
-    offered_levels(app, lambda: list(games.computers.available()))
+    describe(app, lambda: list(games.computers.available()))
     errors.install(app)
-    app.include_router(router)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     return app
 
 
-def offered_levels(app: FastAPI, keys: Callable[[], list[str]]) -> None:
-    """Let the OpenAPI description list the computer levels this server offers as an enum."""
+def describe(app: FastAPI, keys: Callable[[], list[str]]) -> None:
+    """The OpenAPI description, with the session scheme and the levels on offer as an enum."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -84,6 +86,7 @@ def offered_levels(app: FastAPI, keys: Callable[[], list[str]]) -> None:
                 title=app.title, version=app.version, description=app.description,
                 routes=app.routes,
             )
+            schema.setdefault("components", {})["securitySchemes"] = SECURITY_SCHEMES
             offered = keys()
             if offered:
                 _enumerate(schema, offered)

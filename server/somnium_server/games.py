@@ -109,12 +109,15 @@ class GameRoom:
         """The stored form of this room, with some fields changed."""
         values: dict[str, Any] = {
             "id": self.id, "name": self.name, "created_at": self.created_at,
-            "created_by": self.created_by, "seats": [s.to_dict() for s in self.seats],
-            "status": self.status, "state": state_to_dict(self.state),
+            "created_by": self.created_by, "status": self.status,
             "initial_state": self.initial_state, "version": self.version, "seq": self.seq,
             "meta": self.meta, "bot_seed": self.bot_seed,
         }
         values.update(changes)
+        if "seats" not in values:
+            values["seats"] = [s.to_dict() for s in self.seats]
+        if "state" not in values:
+            values["state"] = state_to_dict(self.state)
         return GameRecord(**values)
 
     def seat_of(self, user_id: str) -> int | None:
@@ -128,6 +131,10 @@ class GameRoom:
         if self._view is None or self._view[0] != self.version:
             self._view = (self.version, view_to_dict(view_of(self.state)))
         return self._view[1]
+
+    def seed_view(self, view: dict[str, Any]) -> None:
+        """Keep a view already built for the current version."""
+        self._view = (self.version, view)
 
     def players(self) -> list[dict[str, Any]]:
         return [{"seat": n, **seat.to_dict()} for n, seat in enumerate(self.seats)]
@@ -410,6 +417,7 @@ class GameService:
             numbered=events, action=stored,
         )
         room.actions[action_id] = (user_id, result)
+        room.seed_view(view)
         if state.over:
             self.lobby.publish("game_finished", {"game": room.summary()})
         elif state.turn != was_turn:

@@ -1,16 +1,29 @@
-"""The HTTP API: lobby, games, actions, logs, replays and the live event streams."""
+"""The HTTP API: lobby, games, actions, logs, replays and the live event streams.
+
+Routes take the Request and read the context and session through plain calls: FastAPI's
+dependency solver was the biggest single cost of a player's action.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
+from fastapi import APIRouter, Body, Header, Path, Query, Request
 from starlette.responses import Response
 
 from . import __version__
-from .context import ServerContext, context, current_user, optional_user
+from .context import (
+    MAYBE_SIGNED_IN,
+    SIGNED_IN,
+    ServerContext,
+    current_user,
+    optional_user,
+    server_context,
+)
 from .errors import ApiError, responses
 from .events import EventStreamResponse
+from .lean import LeanRoute
+from .lobby import select
 from .models import (
     ActRequest,
     ActResult,
@@ -25,11 +38,9 @@ from .models import (
     Status,
     UserInfo,
 )
-from .storage import User
 
 router = APIRouter()
-Ctx = Annotated[ServerContext, Depends(context)]
-Me = Annotated[User, Depends(current_user)]
+busy = APIRouter(route_class=LeanRoute)  # the routes every move goes through
 GamePath = Annotated[GameId, Path(description="the game's short id, as shown on the board")]
 LastEventId = Annotated[
     str | None,
@@ -54,13 +65,17 @@ async def health() -> dict[str, str]:
 
 
 @router.get("/levels", tags=["server"], summary="The computer levels on offer, weakest first")
-async def get_levels(ctx: Ctx) -> list[LevelInfo]:
-    offered = ctx.games.computers.available()
+async def get_levels(request: Request) -> list[LevelInfo]:
+    offered = server_context(request).games.computers.available()
     return [LevelInfo(key=key, label=label) for key, label in offered.items()]
 
 
-@router.get("/me", tags=["users"], summary="Who this session signs in as", responses=responses(401))
-async def me(user: Me) -> UserInfo:
+@router.get(
+    "/me", tags=["users"], summary="Who this session signs in as", responses=responses(401),
+    openapi_extra=SIGNED_IN,
+)
+async def me(request: Request) -> UserInfo:
+    user = await current_user(request)
     return UserInfo(id=user.id, display_name=user.display_name)
 
 
@@ -68,7 +83,7 @@ async def me(user: Me) -> UserInfo:
     "/games", tags=["lobby"], summary="The lobby: games, newest first", responses=responses(422)
 )
 async def list_games(
-    ctx: Ctx,
+    request: Request,
     status: Annotated[Status | None, Query(description="only games in this state")] = None,
     player: Annotated[
         str | None,
@@ -76,9 +91,7 @@ async def list_games(
     ] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> list[GameSummary]:
-    from .lobby import select
-
-    chosen = select(ctx.games.newest_first(), status, player, limit)
+    chosen = select(server_context(request).games.newest_first(), status, player, limit)
     return [GameSummary.model_validate(summary) for summary in chosen]
 
 
@@ -89,26 +102,27 @@ async def list_games(
     status_code=201,
     response_model=GameDetail,
     responses=responses(400, 401, 413, 422, 429),
+    openapi_extra=SIGNED_IN,
 )
 async def create_game(
-    request: Annotated[PersonOpponent | ComputerOpponent, Body(discriminator="opponent")],
-    ctx: Ctx,
-    user: Me,
+    request: Request,
+    body: Annotated[PersonOpponent | ComputerOpponent, Body(discriminator="opponent")],
 ) -> Response:
+    ctx, user = server_context(request), await current_user(request)
     ctx.limits["create"].check(user.id)
-    room = await ctx.games.create(user, request)
+    room = await ctx.games.create(user, body)
     return _json(room.detail_bytes(), 201)
 
 
-@router.get(
+@busy.get(
     "/games/{game_id}",
     tags=["games"],
     summary="A game's public state (anyone may watch)",
     response_model=GameDetail,
     responses=responses(404, 422),
 )
-async def get_game(game_id: GamePath, ctx: Ctx) -> Response:
-    return _json(ctx.games.room(game_id).detail_bytes())
+async def get_game(request: Request, game_id: GamePath) -> Response:
+    return _json(server_context(request).games.room(game_id).detail_bytes())
 
 
 @router.post(
@@ -117,8 +131,10 @@ async def get_game(game_id: GamePath, ctx: Ctx) -> Response:
     summary="Take the open seat; the game starts when both seats are taken",
     response_model=GameDetail,
     responses=responses(*WRITE_ERRORS),
+    openapi_extra=SIGNED_IN,
 )
-async def join_game(game_id: GamePath, ctx: Ctx, user: Me) -> Response:
+async def join_game(request: Request, game_id: GamePath) -> Response:
+    ctx, user = server_context(request), await current_user(request)
     ctx.limits["join"].check(user.id)
     room = await ctx.games.join(user, game_id)
     return _json(room.detail_bytes())
@@ -130,23 +146,27 @@ async def join_game(game_id: GamePath, ctx: Ctx, user: Me) -> Response:
     summary="Leave before the game starts (the host leaving closes the table)",
     response_model=GameDetail,
     responses=responses(403, *WRITE_ERRORS),
+    openapi_extra=SIGNED_IN,
 )
-async def leave_game(game_id: GamePath, ctx: Ctx, user: Me) -> Response:
+async def leave_game(request: Request, game_id: GamePath) -> Response:
+    ctx, user = server_context(request), await current_user(request)
     ctx.limits["join"].check(user.id)
     room = await ctx.games.leave(user, game_id)
     return _json(room.detail_bytes())
 
 
-@router.post(
+@busy.post(
     "/games/{game_id}/actions",
     tags=["games"],
     summary="Draw, end the turn, steal or concede",
     response_model=ActResult,
     responses=responses(400, 403, *WRITE_ERRORS),
+    openapi_extra=SIGNED_IN,
 )
-async def act(game_id: GamePath, request: ActRequest, ctx: Ctx, user: Me) -> Response:
+async def act(request: Request, game_id: GamePath, body: ActRequest) -> Response:
+    ctx, user = server_context(request), await current_user(request)
     ctx.limits["act"].check(user.id)
-    return _json(await ctx.games.act(user, game_id, request))
+    return _json(await ctx.games.act(user, game_id, body))
 
 
 @router.post(
@@ -155,8 +175,10 @@ async def act(game_id: GamePath, request: ActRequest, ctx: Ctx, user: Me) -> Res
     summary="Ask for a rematch; when both players asked, a new game opens",
     response_model=GameDetail,
     responses=responses(403, *WRITE_ERRORS),
+    openapi_extra=SIGNED_IN,
 )
-async def rematch(game_id: GamePath, ctx: Ctx, user: Me) -> Response:
+async def rematch(request: Request, game_id: GamePath) -> Response:
+    ctx, user = server_context(request), await current_user(request)
     ctx.limits["join"].check(user.id)
     room = await ctx.games.rematch(user, game_id)
     return _json(room.detail_bytes())
@@ -169,8 +191,8 @@ async def rematch(game_id: GamePath, ctx: Ctx, user: Me) -> Response:
     response_model=list[GameEvent],
     responses=responses(404, 422),
 )
-async def game_log(game_id: GamePath, ctx: Ctx) -> Response:
-    return _json(await ctx.games.log(game_id))
+async def game_log(request: Request, game_id: GamePath) -> Response:
+    return _json(await server_context(request).games.log(game_id))
 
 
 @router.get(
@@ -180,8 +202,8 @@ async def game_log(game_id: GamePath, ctx: Ctx) -> Response:
     response_model=Replay,
     responses=responses(404, 409, 422),
 )
-async def replay(game_id: GamePath, ctx: Ctx) -> Response:
-    return _json(await ctx.games.replay(game_id))
+async def replay(request: Request, game_id: GamePath) -> Response:
+    return _json(await server_context(request).games.replay(game_id))
 
 
 def _client(request: Request) -> str:
@@ -204,20 +226,19 @@ def _admit(ctx: ServerContext, client: str) -> None:
     response_class=EventStreamResponse,
     status_code=200,
     responses={**STREAM, **responses(404, 422, 429, stream=True)},
+    openapi_extra=MAYBE_SIGNED_IN,
 )
 async def game_events(
-    game_id: GamePath,
-    request: Request,
-    ctx: Ctx,
-    last_event_id: LastEventId = None,
-    user: Annotated[User | None, Depends(optional_user)] = None,
+    request: Request, game_id: GamePath, last_event_id: LastEventId = None
 ) -> Response:
+    ctx = server_context(request)
     games = ctx.games
     room = games.room(game_id)
     await games.ensure_history(room)
+    user = await optional_user(request)  # a seated player's own stream is no observer
+    observer = user is None or room.seat_of(user.id) is None
     client = _client(request)
     _admit(ctx, client)
-    observer = user is None or room.seat_of(user.id) is None
     subscriber = games.watch(room, last_event_id, observer)
 
     def closed() -> None:
@@ -235,9 +256,8 @@ async def game_events(
     status_code=200,
     responses={**STREAM, **responses(422, 429, stream=True)},
 )
-async def lobby_events(
-    request: Request, ctx: Ctx, last_event_id: LastEventId = None
-) -> Response:
+async def lobby_events(request: Request, last_event_id: LastEventId = None) -> Response:
+    ctx = server_context(request)
     client = _client(request)
     _admit(ctx, client)
     lobby = ctx.lobby

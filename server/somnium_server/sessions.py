@@ -43,3 +43,4 @@ async def user_for_token(storage: Storage, token: str) -> User | None:
 async def revoke_session(storage: Storage, token: str) -> None:
     """Sign out: the token stops working at once."""
     await storage.delete_session(hash_token(token))
+

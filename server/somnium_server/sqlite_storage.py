@@ -7,7 +7,10 @@ only once its write is committed, so every acknowledged change survives a killed
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -28,6 +31,8 @@ from .storage import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger("somnium_server.storage")
+CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event loop
 
 # Each entry moves the schema one version on; PRAGMA user_version counts those applied.
 MIGRATIONS: tuple[str, ...] = (
@@ -121,6 +126,8 @@ def connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=5000")
+    # no checkpoints on the event loop's connection: they fsync; Checkpointer does them
+    conn.execute("PRAGMA wal_autocheckpoint=0")
     migrate(conn)
     return conn
 
@@ -147,6 +154,37 @@ def migrate(conn: sqlite3.Connection) -> int:
     return len(MIGRATIONS)
 
 
+class Checkpointer(threading.Thread):
+    """Copies the WAL back into the database file now and then, in its own thread."""
+
+    def __init__(self, path: Path, interval: float = CHECKPOINT_INTERVAL) -> None:
+        super().__init__(name="sqlite-checkpoint", daemon=True)
+        self.path = path
+        self.interval = interval
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout=1000")
+            while not self.stopping.wait(self.interval):
+                self.checkpoint(conn)
+            self.checkpoint(conn)
+        finally:
+            conn.close()
+
+    @staticmethod
+    def checkpoint(conn: sqlite3.Connection) -> None:
+        try:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error as error:  # busy now: the next round catches up
+            log.debug("checkpoint skipped: %s", error)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.join()
+
+
 class SQLiteStorage:
     """Storage in one SQLite file; safe to open from several processes (WAL)."""
 
@@ -155,6 +193,8 @@ class SQLiteStorage:
         self._conn = connect(path)
         self._pending: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
         self._flush_scheduled = False
+        self._checkpointer = Checkpointer(path)
+        self._checkpointer.start()
 
     # -- group commit ---------------------------------------------------------------------
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -171,6 +211,21 @@ class SQLiteStorage:
         batch, self._pending = self._pending, []
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
         conn = self._conn
+        if len(batch) == 1:  # alone in its transaction: no savepoint needed
+            work, future = batch[0]
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                value = work(conn)
+                conn.execute("COMMIT")
+            except Exception as error:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if not future.done():
+                    future.set_exception(error)
+            else:
+                if not future.done():
+                    future.set_result(value)
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
             for work, future in batch:
@@ -335,6 +390,9 @@ class SQLiteStorage:
     async def close(self) -> None:
         if self._pending:
             self._flush()
+        self._checkpointer.stop()
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._conn.close()
 
 

@@ -160,6 +160,9 @@ class EventReader:
         self.thread = threading.Thread(target=self._read, daemon=True)
         if self.status == 200:
             self.thread.start()
+        else:  # an error answer: keep its body, free the connection
+            self.body = self.response.content
+            self.response.close()
 
     def _read(self) -> None:
         pending = b""

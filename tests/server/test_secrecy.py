@@ -51,8 +51,10 @@ def test_no_payload_holds_the_deck_order_or_the_seed(tmp_path: Path) -> None:
         logger.addHandler(collector)
     by_game: dict[str, list[bytes]] = defaultdict(list)
     general: list[bytes] = []
+    sources: dict[int, str] = {}
 
     def keep(response: requests.Response, *args: Any, **kwargs: Any) -> None:
+        sources[id(response.content)] = f"{response.request.method} {response.url}"
         match = GAME_PATH.search(response.url)
         if match:
             by_game[match.group(1).upper()].append(response.content)
@@ -136,10 +138,16 @@ def test_no_payload_holds_the_deck_order_or_the_seed(tmp_path: Path) -> None:
         for card in state["deck"]:
             if card in ("fool", "death"):
                 continue
-            assert b'"%s"' % card.encode() not in payload, f"{card} of {game_id}'s deck leaked"
+            quoted = b'"%s"' % card.encode()
+            for body in by_game[game_id]:
+                if quoted in body:
+                    raise AssertionError(
+                        f"{card} of {game_id}'s deck leaked in {sources.get(id(body))}: "
+                        f"{body[:3000]!r} deck={state['deck']} over={state['over']}"
+                    )
             assert card not in logs
         if state["deck"]:
             order = ",".join(f'"{card}"' for card in state["deck"][:3]).encode()
-            assert order not in everything
+            assert order not in payload
     # every card code seen on the wire for a game is one already dealt there
     assert any(b"card_drawn" in body for bodies in by_game.values() for body in bodies)
