@@ -92,12 +92,12 @@ class Meter:
         self.own0 = _own_cpu()
         self.wall0 = time.perf_counter()
 
-    def report(self, actions: int = 0) -> str:
+    def report(self, actions: int = 0, per: str = "action") -> str:
         cpu = self.server.cpu_seconds() - self.cpu0
         own = _own_cpu() - self.own0
         wall = time.perf_counter() - self.wall0
         rss, peak = self.server.memory_mb()
-        per_action = f", {1e6 * cpu / actions:.0f} us of server CPU per action" if actions else ""
+        per_action = f", {1e6 * cpu / actions:.1f} us of server CPU per {per}" if actions else ""
         return (f"server CPU {100 * cpu / wall:.0f}% of one core{per_action}, RSS {rss:.0f} MB "
                 f"(peak {peak:.0f} MB); load generator CPU {100 * own / wall:.0f}%")
 
@@ -314,7 +314,7 @@ async def fan_out(server: ServerProcess, tokens: list[str], args: argparse.Names
                 latencies.append(arrived - tick)
     print(f"move -> observer: {percentiles(latencies)}; not delivered: {missing}")
     print(f"mover's round trip: {percentiles(round_trips)}")
-    print(meter.report())
+    print(meter.report(len(latencies), per="move delivered to an observer"))
     for reader in readers:
         if reader.transport is not None:
             reader.transport.close()
