@@ -509,7 +509,7 @@ def skull(cx: float, cy: float, s: float, bone: str, hollow: str) -> str:
 
 
 def death_card() -> str:
-    bone, night, hollow = "#ece3cf", "#1c1822", "#0e0c12"
+    bone, hollow = "#ece3cf", "#0e0c12"
     parts = [frame("#0b0a0d", "#6b6170", 3)]
     parts.append(
         f'<rect x="7" y="7" width="{W - 14}" height="{H - 14}" rx="11" fill="url(#deathSky)"/>'
@@ -541,7 +541,6 @@ def death_card() -> str:
     parts.append(skull(125, 172, 1.05, bone, hollow))
     parts.append(skull(34, 40, 0.36, bone, hollow))
     parts.append(skull(W - 34, H - 40, 0.36, bone, hollow))
-    del night
     return "".join(parts)
 
 
