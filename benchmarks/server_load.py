@@ -180,10 +180,15 @@ class StreamReader(asyncio.Protocol):
             self.snapshot.set_exception(ConnectionError("stream closed"))
 
 
+async def open_stream(loop: asyncio.AbstractEventLoop, port: int, path: str) -> StreamReader:
+    _, reader = await loop.create_connection(lambda: StreamReader(path), "127.0.0.1", port)
+    return reader
+
+
 # -- the game --------------------------------------------------------------------------------
 def choose(view: dict[str, Any]) -> dict[str, Any]:
     """A plausible move from the view's legal list (no rules here: the list is the engine's)."""
-    legal = view["legal"]
+    legal: list[dict[str, Any]] = view["legal"]
     steals = [a for a in legal if a["type"] == "steal"]
     if steals:
         return steals[0]
@@ -283,13 +288,10 @@ async def fan_out(server: ServerProcess, tokens: list[str], args: argparse.Names
     readers: list[StreamReader] = []
     started = time.perf_counter()
     for batch in range(0, args.observers, 500):
-        fresh = []
-        for _ in range(min(500, args.observers - batch)):
-            path = f"/games/{table.game_id}/events"
-            _, reader = await loop.create_connection(
-                lambda path=path: StreamReader(path), "127.0.0.1", server.port
-            )
-            fresh.append(reader)
+        fresh = [
+            await open_stream(loop, server.port, f"/games/{table.game_id}/events")
+            for _ in range(min(500, args.observers - batch))
+        ]
         await asyncio.wait_for(asyncio.gather(*(r.snapshot for r in fresh)), 60)
         readers.extend(fresh)
     print(f"connected {len(readers)} streams in {time.perf_counter() - started:.1f} s")
@@ -330,11 +332,9 @@ async def paced(server: ServerProcess, tokens: list[str], args: argparse.Namespa
     if args.listen:
         for t in tables:
             for _ in range(2):  # each player also follows the game's stream
-                _, reader = await loop.create_connection(
-                    lambda t=t: StreamReader(f"/games/{t.game_id}/events"), "127.0.0.1",
-                    server.port,
+                listeners.append(
+                    await open_stream(loop, server.port, f"/games/{t.game_id}/events")
                 )
-                listeners.append(reader)
         await asyncio.gather(*(r.snapshot for r in listeners))
     period = args.games / args.rate  # each table moves once per period
     print(f"\n== paced: {args.games} games, {args.rate} actions/s in all "
