@@ -11,6 +11,7 @@ import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,7 @@ log = logging.getLogger("somnium_server.games")
 ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read out and type
 ID_LENGTH = 7
 COMPUTER_USER = "computer"
+HISTORY_GRACE = 600.0  # seconds a finished game's events and answers stay in memory
 
 
 def new_game_id(taken: set[str] | dict[str, Any]) -> str:
@@ -191,6 +193,7 @@ class GameService:
         self.event_window = event_window
         self.observer_flush = observer_flush
         self.rooms: dict[str, GameRoom] = {}
+        self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
 
     # -- start and stop -----------------------------------------------------------------------
@@ -198,15 +201,8 @@ class GameService:
         """Bring every stored game back; computers resume the turns that are theirs."""
         for record in await self.storage.list_games():
             room = GameRoom.from_record(record, self.event_window)
-            if record.status != "finished":
-                for event in await self.storage.get_events(
-                    record.id, after=max(0, record.seq - self.event_window)
-                ):
-                    room.window.append(
-                        (event.seq, frame(str(event.data["event"]["type"]), event.data, event.seq))
-                    )
-                for stored in await self.storage.get_actions(record.id):
-                    room.actions[stored.action_id] = (stored.user_id, stored.result)
+            if record.status != "finished":  # finished ones: on demand (ensure_history)
+                await self._load_history(room)
             self.rooms[room.id] = room
         for room in self.rooms.values():
             self._wake_computer(room)
@@ -221,21 +217,38 @@ class GameService:
             raise ApiError(404, "unknown_game", f"there is no game {game_id}")
         return room
 
-    def newest_first(self) -> list[dict[str, Any]]:
-        return [room.summary() for room in reversed(self.rooms.values())]
+    def newest_first(self) -> Iterator[dict[str, Any]]:
+        """Lobby lines, newest game first (built as they are read)."""
+        return (room.summary() for room in reversed(self.rooms.values()))
 
     async def ensure_history(self, room: GameRoom) -> None:
-        """Load a finished game's recent events and action answers, kept out of memory at start."""
+        """Reload a finished game's recent events and action answers if they were let go."""
         if room.status == "finished" and not room.window and room.seq:
-            for event in await self.storage.get_events(
-                room.id, after=max(0, room.seq - self.event_window)
-            ):
-                room.window.append(
-                    (event.seq, frame(str(event.data["event"]["type"]), event.data, event.seq))
-                )
-            if not room.actions:
-                for stored in await self.storage.get_actions(room.id):
-                    room.actions[stored.action_id] = (stored.user_id, stored.result)
+            await self._load_history(room)
+
+    async def _load_history(self, room: GameRoom) -> None:
+        """The recent events (for Last-Event-ID resume) and the answers given (for retries)."""
+        events = await self.storage.get_events(
+            room.id, after=max(0, room.seq - self.event_window)
+        )
+        actions = await self.storage.get_actions(room.id)
+        if room.window:  # loaded by someone else meanwhile
+            return
+        for event in events:
+            room.window.append(
+                (event.seq, frame(str(event.data["event"]["type"]), event.data, event.seq))
+            )
+        room.actions.update({a.action_id: (a.user_id, a.result) for a in actions})
+
+    def _let_go_later(self, room: GameRoom) -> None:
+        """A finished game keeps its history in memory a while, then only in storage."""
+        asyncio.get_running_loop().call_later(self.history_grace, self._let_go, room)
+
+    @staticmethod
+    def _let_go(room: GameRoom) -> None:
+        if room.status == "finished":
+            room.window.clear()
+            room.actions.clear()
 
     async def log(self, game_id: str) -> bytes:
         room = self.room(game_id)
@@ -420,6 +433,7 @@ class GameService:
         room.seed_view(view)
         if state.over:
             self.lobby.publish("game_finished", {"game": room.summary()})
+            self._let_go_later(room)
         elif state.turn != was_turn:
             self.lobby.publish("turn_passed", {"game": room.summary()})
         self._wake_computer(room)

@@ -6,6 +6,7 @@ dependency solver was the biggest single cost of a player's action.
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request
@@ -23,7 +24,7 @@ from .context import (
 from .errors import ApiError, responses
 from .events import EventStreamResponse
 from .lean import LeanRoute
-from .lobby import select
+from .lobby import SNAPSHOT_GAMES, select
 from .models import (
     ActRequest,
     ActResult,
@@ -261,7 +262,9 @@ async def lobby_events(request: Request, last_event_id: LastEventId = None) -> R
     client = _client(request)
     _admit(ctx, client)
     lobby = ctx.lobby
-    subscriber = lobby.subscribe(last_event_id, lambda: ctx.games.newest_first()[:200])
+    subscriber = lobby.subscribe(
+        last_event_id, lambda: list(islice(ctx.games.newest_first(), SNAPSHOT_GAMES))
+    )
 
     def closed() -> None:
         lobby.channel.subscribers.discard(subscriber)

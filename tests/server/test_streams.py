@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from .helpers import EventReader, LiveServer, Player, server_settings
@@ -109,8 +110,6 @@ def test_one_client_may_hold_only_so_many_streams(tmp_path: Path) -> None:
             again = EventReader(url)
             if again.status == 200:
                 break
-            import time
-
             time.sleep(0.05)
         assert again.status == 200
         again.close()
@@ -133,3 +132,30 @@ def test_watching_counts_observers_live(server: LiveServer) -> None:
     assert server.get(f"/games/{game_id}").json()["observers"] == 1
     watchers[0].close()
     player_stream.close()
+
+
+def test_a_finished_game_let_go_from_memory_still_resumes_and_answers_retries(
+    server: LiveServer,
+) -> None:
+    server.app.state.ctx.games.history_grace = 0.0
+    ann, bob = server.player("Ann"), server.player("Bob")
+    game_id = ann.create()["id"]
+    bob.post(f"/games/{game_id}/join")
+    _play(server, game_id, {0: ann, 1: bob}, 4, random.Random(9))
+    middle = server.get(f"/games/{game_id}").json()
+    conceded = bob.act(game_id, middle["version"], {"type": "concede"}, action_id="give-up")
+    assert conceded.status_code == 200
+    room = server.app.state.ctx.games.rooms[game_id]
+    for _ in range(100):
+        if not room.window:
+            break
+        time.sleep(0.01)
+    assert not room.window and not room.actions  # now only in storage
+    again = bob.act(game_id, middle["version"], {"type": "concede"}, action_id="give-up")
+    assert again.status_code == 200 and again.content == conceded.content
+    resumed = EventReader(
+        f"{server.base}/games/{game_id}/events", headers={"Last-Event-ID": str(middle["seq"])}
+    )
+    replayed = [e for e in resumed.drain() if e.id is not None]
+    assert [e.event for e in replayed] == ["conceded", "game_ended"]
+    resumed.close()
