@@ -20,6 +20,20 @@ def frame(event: str, data: Any, event_id: str | int | None = None) -> bytes:
     return head + b"event: " + event.encode() + b"\ndata: " + orjson.dumps(data) + b"\n\n"
 
 
+def missed(
+    last_seen: int, newest: int, window: Iterable[tuple[int, bytes]], oldest: int | None
+) -> list[bytes] | None:
+    """The messages numbered after `last_seen`, or None if the window cannot tell them all.
+
+    `window` holds (sequence number, message) pairs in order, the oldest numbered `oldest`.
+    """
+    if last_seen > newest:
+        return None  # an id from some other history: start afresh
+    if last_seen < (newest + 1 if oldest is None else oldest) - 1:
+        return None  # too far behind
+    return [message for seq, message in window if seq > last_seen]
+
+
 class Subscriber:
     """One open stream: frames wait in `buffer` until its response task writes them."""
 

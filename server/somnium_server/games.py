@@ -35,7 +35,7 @@ from somnium_desktop.game.bots import Bot
 
 from .computer import ComputerRunner, Computers, choose
 from .errors import ApiError, illegal
-from .events import Channel, StreamHub, Subscriber, frame
+from .events import Channel, StreamHub, Subscriber, frame, missed
 from .lobby import Lobby
 from .models import ActRequest, ComputerOpponent, PersonOpponent
 from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
@@ -528,10 +528,10 @@ class GameService:
     # -- observers -----------------------------------------------------------------------------
     def watch(self, room: GameRoom, last_event_id: str | None, observer: bool) -> Subscriber:
         """A stream of a game: missed events after Last-Event-ID, else a snapshot first."""
-        missed = _missed(room, last_event_id)
-        if missed is None:
-            missed = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
-        subscriber = Subscriber(missed)
+        first = _missed(room, last_event_id)
+        if first is None:
+            first = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
+        subscriber = Subscriber(first)
         room.channel.subscribers.add(subscriber)
         if observer:
             room.observers += 1
@@ -578,10 +578,5 @@ def _number(
 def _missed(room: GameRoom, last_event_id: str | None) -> list[bytes] | None:
     if last_event_id is None or not last_event_id.strip().isdigit():
         return None
-    seq = int(last_event_id)
-    if seq > room.seq:
-        return None
-    oldest = room.window[0][0] if room.window else room.seq + 1
-    if seq < oldest - 1:
-        return None
-    return [message for n, message in room.window if n > seq]
+    oldest = room.window[0][0] if room.window else None
+    return missed(int(last_event_id), room.seq, room.window, oldest)

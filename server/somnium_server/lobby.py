@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .events import Channel, Subscriber, frame
+from .events import Channel, Subscriber, frame, missed
 
 SNAPSHOT_GAMES = 200
 
@@ -51,13 +51,8 @@ class Lobby:
         epoch, _, seq_text = last_event_id.partition("-")
         if epoch != self.epoch or not seq_text.isdigit():
             return None
-        seq = int(seq_text)
-        if seq > self.seq:
-            return None
-        oldest = self.window[0][0] if self.window else self.seq + 1
-        if seq < oldest - 1:
-            return None
-        return [message for n, message in self.window if n > seq]
+        oldest = self.window[0][0] if self.window else None
+        return missed(int(seq_text), self.seq, self.window, oldest)
 
 
 def select(

@@ -6,6 +6,7 @@ dependency solver was the biggest single cost of a player's action.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from itertools import islice
 from typing import Annotated, Any
 
@@ -23,6 +24,7 @@ from .context import (
 )
 from .errors import ApiError, responses
 from .events import EventStreamResponse
+from .games import GameRoom, GameService
 from .lean import LeanRoute
 from .lobby import SNAPSHOT_GAMES, select
 from .models import (
@@ -39,6 +41,7 @@ from .models import (
     Status,
     UserInfo,
 )
+from .storage import User
 
 router = APIRouter()
 busy = APIRouter(route_class=LeanRoute)  # the routes every move goes through
@@ -58,6 +61,18 @@ STREAM: dict[int | str, dict[str, Any]] = {
 
 def _json(body: bytes, status: int = 200) -> Response:
     return Response(body, status_code=status, media_type="application/json")
+
+
+async def _change_table(
+    request: Request,
+    game_id: str,
+    change: Callable[[GameService, User, str], Awaitable[GameRoom]],
+) -> Response:
+    """Join, leave or ask for a rematch: signed in, rate-limited, answered with the game."""
+    ctx, user = server_context(request), await current_user(request)
+    ctx.limits["join"].check(user.id)
+    room = await change(ctx.games, user, game_id)
+    return _json(room.detail_bytes())
 
 
 @router.get("/health", tags=["server"], summary="Is the server up?")
@@ -135,10 +150,7 @@ async def get_game(request: Request, game_id: GamePath) -> Response:
     openapi_extra=SIGNED_IN,
 )
 async def join_game(request: Request, game_id: GamePath) -> Response:
-    ctx, user = server_context(request), await current_user(request)
-    ctx.limits["join"].check(user.id)
-    room = await ctx.games.join(user, game_id)
-    return _json(room.detail_bytes())
+    return await _change_table(request, game_id, GameService.join)
 
 
 @router.post(
@@ -150,10 +162,7 @@ async def join_game(request: Request, game_id: GamePath) -> Response:
     openapi_extra=SIGNED_IN,
 )
 async def leave_game(request: Request, game_id: GamePath) -> Response:
-    ctx, user = server_context(request), await current_user(request)
-    ctx.limits["join"].check(user.id)
-    room = await ctx.games.leave(user, game_id)
-    return _json(room.detail_bytes())
+    return await _change_table(request, game_id, GameService.leave)
 
 
 @busy.post(
@@ -179,10 +188,7 @@ async def act(request: Request, game_id: GamePath, body: ActRequest) -> Response
     openapi_extra=SIGNED_IN,
 )
 async def rematch(request: Request, game_id: GamePath) -> Response:
-    ctx, user = server_context(request), await current_user(request)
-    ctx.limits["join"].check(user.id)
-    room = await ctx.games.rematch(user, game_id)
-    return _json(room.detail_bytes())
+    return await _change_table(request, game_id, GameService.rematch)
 
 
 @router.get(
