@@ -25,11 +25,19 @@ from .storage import Storage
 
 
 def create_app(
-    settings: Settings, *, storage: Storage | None = None, computers: Computers | None = None
+    settings: Settings,
+    *,
+    storage: Storage | None = None,
+    computers: Computers | None = None,
+    direct_writes: bool = True,
 ) -> FastAPI:
-    """A ready-to-serve app; games are loaded (and computers resume) at start-up."""
+    """A ready-to-serve app; games are loaded (and computers resume) at start-up.
+
+    `direct_writes` lets events be written to streams straight from the publisher, which
+    assumes uvicorn (see events.Subscriber._write_now); turn it off under other servers.
+    """
     store: Storage = storage if storage is not None else SQLiteStorage(settings.database)
-    hub = StreamHub(settings.keepalive, settings.max_streams)
+    hub = StreamHub(settings.keepalive, settings.max_streams, direct_writes)
     lobby = Lobby(settings.event_window)
     games = GameService(
         store, lobby, hub, computers or Computers(),

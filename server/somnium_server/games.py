@@ -166,10 +166,13 @@ class GameRoom:
 
     def remember(self, events: list[StoredEvent]) -> None:
         """Send events to the game's listeners and keep them for Last-Event-ID resume."""
+        messages = []
         for event in events:
             message = frame(str(event.data["event"]["type"]), event.data, event.seq)
             self.window.append((event.seq, message))
-            self.channel.publish(message)
+            messages.append(message)
+        if messages:  # one write per listener for the whole change
+            self.channel.publish(b"".join(messages))
 
 
 class GameService:

@@ -49,7 +49,7 @@ def server_settings(database: Path, **changes: Any) -> Settings:
     base = Settings(
         host="127.0.0.1", port=0, database=database, keepalive=0.5, computer_pause=0.02,
         observer_flush=0.05, access_log=False, log_level="warning", max_streams=64,
-        rate_create=RateLimit(1000, 1), rate_join=RateLimit(1000, 1), rate_act=RateLimit(1000, 1),
+        rate_create=RateLimit(100000, 1), rate_join=RateLimit(1000, 1), rate_act=RateLimit(1000, 1),
     )
     return replace(base, **changes)
 
@@ -107,11 +107,19 @@ class Player:
 class LiveServer:
     """uvicorn serving create_app(settings) on a free port, in a thread of the test process."""
 
-    def __init__(self, settings: Settings, computers: Computers = TEST_COMPUTERS) -> None:
+    def __init__(
+        self, settings: Settings, computers: Computers = TEST_COMPUTERS, send_buffer: int = 0
+    ) -> None:
         self.settings = settings
         self.app: FastAPI = create_app(settings, computers=computers)
         self.server = Server(uvicorn_config(settings, self.app))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        listening = socket.socket()
+        if send_buffer:  # accepted connections inherit it: a network slower than loopback
+            listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+        listening.bind((settings.host, settings.port))
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [listening]}, daemon=True
+        )
         self.thread.start()
         deadline = time.monotonic() + TIMEOUT
         while not self.server.started:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+import socket
 import time
 from pathlib import Path
 
@@ -159,3 +161,42 @@ def test_a_finished_game_let_go_from_memory_still_resumes_and_answers_retries(
     replayed = [e for e in resumed.drain() if e.id is not None]
     assert [e.event for e in replayed] == ["conceded", "game_ended"]
     resumed.close()
+
+
+def test_a_slow_reader_gets_every_event_once_and_in_order(tmp_path: Path) -> None:
+    """While a client does not read, writes wait in the server; then all arrive, in order."""
+    server = LiveServer(server_settings(tmp_path / "db.sqlite3"), send_buffer=4096)
+    try:
+        _slow_reader(server)
+    finally:
+        server.stop()
+
+
+def _slow_reader(server: LiveServer) -> None:
+    ann = server.player("Ann")
+    port = int(server.base.rsplit(":", 1)[1])
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a small window fills fast
+    slow.connect(("127.0.0.1", port))
+    slow.sendall(b"GET /lobby/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    try:
+        time.sleep(0.2)
+        (subscriber,) = server.app.state.ctx.hub.subscribers
+        for _ in range(3000):  # every new game is a lobby event
+            if subscriber.deferred:
+                break
+            ann.create(name="x" * 60)
+        assert subscriber.deferred, "the slow reader's buffers never filled"
+        for _ in range(20):  # more while the writes wait
+            ann.create(name="y" * 60)
+        newest = server.app.state.ctx.lobby.seq
+        received = b""
+        slow.settimeout(5)
+        while f"-{newest}\n".encode() not in received:
+            chunk = slow.recv(65536)
+            assert chunk, "the stream closed"
+            received += chunk
+    finally:
+        slow.close()
+    seen = [int(n) for n in re.findall(rb"(?m)^id: [0-9a-f]+-(\d+)$", received)]
+    assert seen == list(range(seen[0], newest + 1))  # no gap, no repeat
