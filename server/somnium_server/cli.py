@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import resource
 import socket
@@ -14,9 +15,24 @@ from fastapi import FastAPI
 from .app import create_app
 from .config import Settings, load_settings
 
+GC_YOUNG = 5_000  # allocations between young collections (Python's default: 700)
+
 
 class Server(uvicorn.Server):
-    """uvicorn that ends the endless event streams first, so shutting down does not hang."""
+    """uvicorn that ends the endless event streams first, so shutting down does not hang.
+
+    With `settle_memory`, what start-up built is set aside from the garbage collector once
+    the games are loaded: full collections of it stalled the event loop for 50-150 ms a
+    second under load.
+    """
+
+    settle_memory = False
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.settle_memory:
+            gc.collect()
+            gc.freeze()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         app = self.config.app
@@ -56,4 +72,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     settings = load_settings(argv)
     logging.basicConfig(level=settings.log_level.upper())
     _raise_file_limit()
-    Server(uvicorn_config(settings)).run()
+    # Fewer, larger young collections: most objects die young, by reference counting.
+    gc.set_threshold(GC_YOUNG, 20, 100)
+    server = Server(uvicorn_config(settings))
+    server.settle_memory = True
+    server.run()
