@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import orjson
@@ -14,6 +15,10 @@ from starlette.routing import Match
 
 from somnium_desktop.game import IllegalAction
 from somnium_desktop.game.errors import NotAPlayer
+
+from .storage import VersionConflict
+
+log = logging.getLogger("somnium_server.errors")
 
 
 class ErrorBody(BaseModel):
@@ -128,6 +133,23 @@ def install(app: FastAPI) -> None:
         return Response(
             error_body("invalid_request", f"{where}: {first['msg']}", details=details),
             status_code=422,
+            media_type="application/json",
+        )
+
+    @app.exception_handler(VersionConflict)
+    async def on_conflict(request: Request, error: VersionConflict) -> Response:
+        # only if something else wrote the game meanwhile (another process on the database)
+        return error_response(
+            ApiError(409, "stale_version", "the game changed meanwhile: fetch it and retry")
+        )
+
+    @app.exception_handler(Exception)
+    async def on_unexpected(request: Request, error: Exception) -> Response:
+        log.error("unexpected %s on %s %s", type(error).__name__, request.method,
+                  request.url.path)
+        return Response(
+            error_body("internal_error", "something went wrong on the server; try again"),
+            status_code=500,
             media_type="application/json",
         )
 

@@ -24,6 +24,7 @@ from somnium_server.computer import Computers
 from somnium_server.config import RateLimit, Settings
 from somnium_server.sessions import issue_session
 from somnium_server.sqlite_storage import SQLiteStorage
+from somnium_server.storage import Storage
 
 TIMEOUT = 10.0
 
@@ -108,10 +109,14 @@ class LiveServer:
     """uvicorn serving create_app(settings) on a free port, in a thread of the test process."""
 
     def __init__(
-        self, settings: Settings, computers: Computers = TEST_COMPUTERS, send_buffer: int = 0
+        self,
+        settings: Settings,
+        computers: Computers = TEST_COMPUTERS,
+        send_buffer: int = 0,
+        storage: Storage | None = None,
     ) -> None:
         self.settings = settings
-        self.app: FastAPI = create_app(settings, computers=computers)
+        self.app: FastAPI = create_app(settings, computers=computers, storage=storage)
         self.server = Server(uvicorn_config(settings, self.app))
         listening = socket.socket()
         if send_buffer:  # accepted connections inherit it: a network slower than loopback

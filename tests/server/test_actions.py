@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import requests
+
+from somnium_server.sqlite_storage import SQLiteStorage
+from somnium_server.storage import GameUpdate
 
 from .helpers import LiveServer, Player, server_settings
 
@@ -179,3 +183,37 @@ def test_rate_limits_answer_429_with_retry_after(tmp_path: Path) -> None:
         assert all(s != 429 for s in statuses[:3]) and statuses[3] == 429
     finally:
         limited.stop()
+
+
+class FailingStorage(SQLiteStorage):
+    """The real storage, with a switch that makes the next writes fail like a full disk."""
+
+    failing = False
+
+    async def update_game(self, update: GameUpdate) -> None:
+        if self.failing:
+            raise sqlite3.OperationalError("database or disk is full")
+        await super().update_game(update)
+
+
+def test_a_failed_write_changes_nothing_and_says_so(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path / "db.sqlite3")
+    storage = FailingStorage(settings.database)
+    failing = LiveServer(settings, storage=storage)
+    try:
+        ann, bob = failing.player("Ann"), failing.player("Bob")
+        game_id = ann.create()["id"]
+        detail = bob.post(f"/games/{game_id}/join").json()
+        mover = (ann, bob)[detail["view"]["turn"]]
+        storage.failing = True
+        refused = mover.act(game_id, detail["version"], {"type": "draw"}, action_id="d1")
+        assert refused.status_code == 500
+        assert refused.json() == {
+            "error": "internal_error", "message": "something went wrong on the server; try again"
+        }
+        assert failing.get(f"/games/{game_id}").json() == detail  # nothing happened
+        storage.failing = False
+        retried = mover.act(game_id, detail["version"], {"type": "draw"}, action_id="d1")
+        assert retried.status_code == 200 and retried.json()["version"] == detail["version"] + 1
+    finally:
+        failing.stop()
