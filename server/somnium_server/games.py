@@ -453,7 +453,9 @@ class GameService:
             bot = room.bots.get(seat)
             if bot is None:
                 bot = room.bots[seat] = self.computers.make(level, room.bot_seed + seat)
-            action = choose(bot, room.state, seat, room.id)
+            # in a thread: a strong bot may think for tens of milliseconds, and the event loop
+            # keeps serving everyone else meanwhile (the room's lock keeps the state still)
+            action = await asyncio.to_thread(choose, bot, room.state, seat, room.id)
             state, events = apply(room.state, seat, action)
             await self._play(
                 room, seat, action, state, events, COMPUTER_USER, f"computer-{room.version + 1}"
