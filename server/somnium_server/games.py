@@ -12,7 +12,6 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -31,148 +30,19 @@ from somnium_desktop.game import (
     view_of,
     view_to_dict,
 )
-from somnium_desktop.game.bots import Bot
 
 from .computer import ComputerRunner, Computers, choose
 from .errors import ApiError, illegal
-from .events import Channel, StreamHub, Subscriber, frame, missed
+from .events import StreamHub, Subscriber, frame
 from .lobby import Lobby
 from .models import ActRequest, ComputerOpponent, PersonOpponent
-from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
+from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
+from .storage import GameUpdate, Storage, StoredAction, StoredEvent, User
 
 log = logging.getLogger("somnium_server.games")
 
-ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read out and type
-ID_LENGTH = 7
 COMPUTER_USER = "computer"
 HISTORY_GRACE = 600.0  # seconds a finished game's events and answers stay in memory
-
-
-def new_game_id(taken: set[str] | dict[str, Any]) -> str:
-    """A short id people can read out; unique among `taken`."""
-    while True:
-        game_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
-        if game_id not in taken:
-            return game_id
-
-
-@dataclass
-class Seat:
-    """Who sits in a seat: an open chair, a person or a computer of some level."""
-
-    kind: str  # "open", "person" or "computer"
-    user_id: str | None = None
-    name: str | None = None
-    level: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
-                "level": self.level}
-
-
-@dataclass
-class GameRoom:
-    """A game in memory: its state, recent events, retried-action answers and listeners."""
-
-    id: str
-    name: str
-    created_at: float
-    created_by: str
-    seats: list[Seat]
-    status: str
-    state: GameState
-    initial_state: dict[str, Any]
-    version: int
-    seq: int
-    meta: dict[str, Any]
-    bot_seed: int
-    window: deque[tuple[int, bytes]]
-    actions: dict[str, tuple[str, bytes]] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    channel: Channel = field(default_factory=Channel)
-    observers: int = 0
-    announced_observers: int = 0
-    observer_flush: asyncio.TimerHandle | None = None
-    bots: dict[int, Bot] = field(default_factory=dict)
-    _view: tuple[int, dict[str, Any]] | None = None
-    _detail: tuple[tuple[int, int], bytes] | None = None
-
-    @classmethod
-    def from_record(cls, record: GameRecord, window: int) -> GameRoom:
-        return cls(
-            id=record.id, name=record.name, created_at=record.created_at,
-            created_by=record.created_by, seats=[Seat(**s) for s in record.seats],
-            status=record.status, state=state_from_dict(record.state),
-            initial_state=record.initial_state, version=record.version, seq=record.seq,
-            meta=record.meta, bot_seed=record.bot_seed, window=deque(maxlen=window),
-        )
-
-    def record(self, **changes: Any) -> GameRecord:
-        """The stored form of this room, with some fields changed."""
-        values: dict[str, Any] = {
-            "id": self.id, "name": self.name, "created_at": self.created_at,
-            "created_by": self.created_by, "status": self.status,
-            "initial_state": self.initial_state, "version": self.version, "seq": self.seq,
-            "meta": self.meta, "bot_seed": self.bot_seed,
-        }
-        values.update(changes)
-        if "seats" not in values:
-            values["seats"] = [s.to_dict() for s in self.seats]
-        if "state" not in values:
-            values["state"] = state_to_dict(self.state)
-        return GameRecord(**values)
-
-    def seat_of(self, user_id: str) -> int | None:
-        for index, seat in enumerate(self.seats):
-            if seat.kind == "person" and seat.user_id == user_id:
-                return index
-        return None
-
-    def view(self) -> dict[str, Any]:
-        """The public view now (the only picture of the game that leaves the server)."""
-        if self._view is None or self._view[0] != self.version:
-            self._view = (self.version, view_to_dict(view_of(self.state)))
-        return self._view[1]
-
-    def seed_view(self, view: dict[str, Any]) -> None:
-        """Keep a view already built for the current version."""
-        self._view = (self.version, view)
-
-    def players(self) -> list[dict[str, Any]]:
-        return [{"seat": n, **seat.to_dict()} for n, seat in enumerate(self.seats)]
-
-    def summary(self) -> dict[str, Any]:
-        playing = self.status == "playing"
-        return {
-            "id": self.id, "name": self.name, "created_at": self.created_at,
-            "status": self.status, "players": self.players(),
-            "turn": self.state.turn if playing else None, "observers": self.observers,
-            "winner": self.state.winner if self.state.over else None,
-        }
-
-    def detail(self) -> dict[str, Any]:
-        return {
-            **self.summary(), "version": self.version, "seq": self.seq, "view": self.view(),
-            "rematch": {"agreed": list(self.meta.get("agreed", [])),
-                        "game_id": self.meta.get("rematch")},
-            "closed": bool(self.meta.get("closed")),
-        }
-
-    def detail_bytes(self) -> bytes:
-        key = (self.version, self.observers)
-        if self._detail is None or self._detail[0] != key:
-            self._detail = (key, orjson.dumps(self.detail()))
-        return self._detail[1]
-
-    def remember(self, events: list[StoredEvent]) -> None:
-        """Send events to the game's listeners and keep them for Last-Event-ID resume."""
-        messages = []
-        for event in events:
-            message = frame(str(event.data["event"]["type"]), event.data, event.seq)
-            self.window.append((event.seq, message))
-            messages.append(message)
-        if messages:  # one write per listener for the whole change
-            self.channel.publish(b"".join(messages))
 
 
 class GameService:
@@ -237,10 +107,7 @@ class GameService:
         actions = await self.storage.get_actions(room.id)
         if room.window:  # loaded by someone else meanwhile
             return
-        for event in events:
-            room.window.append(
-                (event.seq, frame(str(event.data["event"]["type"]), event.data, event.seq))
-            )
+        room.window.extend((event.seq, event_frame(event)) for event in events)
         room.actions.update({a.action_id: (a.user_id, a.result) for a in actions})
 
     def _let_go_later(self, room: GameRoom) -> None:
@@ -533,7 +400,7 @@ class GameService:
     # -- observers -----------------------------------------------------------------------------
     def watch(self, room: GameRoom, last_event_id: str | None, observer: bool) -> Subscriber:
         """A stream of a game: missed events after Last-Event-ID, else a snapshot first."""
-        first = _missed(room, last_event_id)
+        first = missed_since(room, last_event_id)
         if first is None:
             first = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
         subscriber = Subscriber(first)
@@ -578,10 +445,3 @@ def _number(
             data["view"] = view
         numbered.append(StoredEvent(last_seq + n, data))
     return numbered
-
-
-def _missed(room: GameRoom, last_event_id: str | None) -> list[bytes] | None:
-    if last_event_id is None or not last_event_id.strip().isdigit():
-        return None
-    oldest = room.window[0][0] if room.window else None
-    return missed(int(last_event_id), room.seq, room.window, oldest)

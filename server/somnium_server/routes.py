@@ -24,7 +24,7 @@ from .context import (
 )
 from .errors import ApiError, responses
 from .events import EventStreamResponse
-from .games import GameRoom, GameService
+from .games import GameService
 from .lean import LeanRoute
 from .lobby import SNAPSHOT_GAMES, select
 from .models import (
@@ -41,6 +41,7 @@ from .models import (
     Status,
     UserInfo,
 )
+from .rooms import GameRoom
 from .storage import User
 
 router = APIRouter()
