@@ -241,6 +241,12 @@ class Table:
 
 
 # -- figures -----------------------------------------------------------------------------------
+def p99(samples: list[float]) -> float:
+    """The 99th percentile, in milliseconds."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000 if ordered else 0.0
+
+
 def percentiles(samples: list[float]) -> str:
     if not samples:
         return "no samples"
@@ -251,6 +257,18 @@ def percentiles(samples: list[float]) -> str:
 
     return (f"p50 {at(0.50):.1f} ms, p90 {at(0.90):.1f} ms, p99 {at(0.99):.1f} ms, "
             f"max {ordered[-1] * 1000:.1f} ms (n={len(ordered)})")
+
+
+def verdict(what: str, value: float, target: float, unit: str, higher_is_better: bool) -> None:
+    """Say whether a figure meets the issue's target, and by how much it misses."""
+    met = value >= target if higher_is_better else value <= target
+    sign = ">=" if higher_is_better else "<="
+    if met:
+        print(f"TARGET met: {what} {value:.1f} {unit} ({sign} {target:g} {unit})")
+    else:
+        factor = target / value if higher_is_better and value else value / target
+        print(f"TARGET missed: {what} {value:.1f} {unit} (target {sign} {target:g} {unit}; "
+              f"{factor:.1f}x off)")
 
 
 async def make_tokens(database: Path, count: int) -> list[str]:
@@ -315,6 +333,9 @@ async def fan_out(server: ServerProcess, tokens: list[str], args: argparse.Names
             else:
                 latencies.append(arrived - tick)
     print(f"move -> observer: {percentiles(latencies)}; not delivered: {missing}")
+    if args.observers >= 10_000:
+        verdict(f"p99 move -> observer at {args.observers} observers", p99(latencies), 500,
+                "ms", higher_is_better=False)
     print(f"mover's round trip: {percentiles(round_trips)}")
     print(meter.report(len(latencies), per="move delivered to an observer"))
     for reader in readers:
@@ -359,6 +380,8 @@ async def paced(server: ServerProcess, tokens: list[str], args: argparse.Namespa
     wall = time.perf_counter() - start
     print(f"achieved {len(round_trips) / wall:.0f} actions/s")
     print(f"action round trip: {percentiles(round_trips)}")
+    if args.games >= 200 and args.rate >= 1000:
+        verdict("paced round trip p99", p99(round_trips), 10, "ms", higher_is_better=False)
     print(meter.report(len(round_trips)))
 
     print(f"\n== saturation: the same {args.games} games, each player acting again as soon "
@@ -377,6 +400,7 @@ async def paced(server: ServerProcess, tokens: list[str], args: argparse.Namespa
     wall = time.perf_counter() - start
     print(f"saturation: {len(round_trips) / wall:.0f} actions/s")
     print(f"action round trip: {percentiles(round_trips)}")
+    verdict("saturation", len(round_trips) / wall, 3000, "actions/s", higher_is_better=True)
     print(meter.report(len(round_trips)))
     for reader in listeners:
         if reader.transport is not None:
@@ -394,7 +418,8 @@ async def main(args: argparse.Namespace) -> None:
         try:
             await wait_up(server.port)
             print(f"server pid {server.process.pid}, SQLite (WAL) at {database}; "
-                  f"{os.cpu_count()} cores shared with this load generator")
+                  f"{os.cpu_count()} cores shared with this load generator; load average "
+                  f"before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
             if args.observers:
                 await fan_out(server, tokens, args)
             if args.games:
