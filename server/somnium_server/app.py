@@ -1,0 +1,71 @@
+"""The application factory: create_app(settings) wires storage, games, lobby and routes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from . import __version__, errors
+from .bodylimit import BodyLimit
+from .computer import Computers
+from .config import Settings
+from .context import ServerContext
+from .events import StreamHub
+from .games import GameService
+from .lobby import Lobby
+from .ratelimit import RateLimiter
+from .routes import router
+from .sqlite_storage import SQLiteStorage
+from .storage import Storage
+
+
+def create_app(
+    settings: Settings, *, storage: Storage | None = None, computers: Computers | None = None
+) -> FastAPI:
+    """A ready-to-serve app; games are loaded (and computers resume) at start-up."""
+    store: Storage = storage if storage is not None else SQLiteStorage(settings.database)
+    hub = StreamHub(settings.keepalive, settings.max_streams)
+    lobby = Lobby(settings.event_window)
+    games = GameService(
+        store, lobby, hub, computers or Computers(),
+        event_window=settings.event_window,
+        computer_pause=settings.computer_pause,
+        observer_flush=settings.observer_flush,
+    )
+    ctx = ServerContext(
+        settings=settings, storage=store, hub=hub, lobby=lobby, games=games,
+        limits={
+            "create": RateLimiter("create", settings.rate_create),
+            "join": RateLimiter("join", settings.rate_join),
+            "act": RateLimiter("act", settings.rate_act),
+        },
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await games.load()
+        hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await games.stop()
+            await store.close()
+
+    app = FastAPI(
+        title="Somnium lobby server",
+        version=__version__,
+        description=(
+            "Games of Somnium between people and computers, a lobby, observers and live "
+            "server-sent events. Creating, joining and acting need a session "
+            "(`Authorization: Bearer <token>`); watching does not."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.ctx = ctx
+    errors.install(app)
+    app.include_router(router)
+    app.add_middleware(BodyLimit, max_body=settings.max_body)
+    return app

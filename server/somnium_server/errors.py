@@ -1,0 +1,136 @@
+"""Every error the API answers: one JSON shape, declared in OpenAPI, mapped from the engine's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from somnium_desktop.game import IllegalAction
+from somnium_desktop.game.errors import NotAPlayer
+
+
+class ErrorBody(BaseModel):
+    """What every 4xx and 5xx answer carries."""
+
+    error: str = Field(description="a stable machine-readable code, e.g. not_your_turn")
+    message: str = Field(description="a plain sentence for people")
+    version: int | None = Field(
+        default=None, description="on a stale-version 409: the game's current version"
+    )
+    details: list[dict[str, Any]] | None = Field(
+        default=None, description="on 422: which fields were wrong and why"
+    )
+
+
+class ApiError(Exception):
+    """An error answer: status, code and message (plus extra fields and headers)."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        version: int | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.version = version
+        self.headers = headers or {}
+
+
+def error_body(code: str, message: str, **extra: Any) -> bytes:
+    body: dict[str, Any] = {"error": code, "message": message}
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return orjson.dumps(body)
+
+
+def error_response(error: ApiError) -> Response:
+    return Response(
+        error_body(error.code, error.message, version=error.version),
+        status_code=error.status,
+        media_type="application/json",
+        headers=error.headers,
+    )
+
+
+def illegal(error: IllegalAction) -> ApiError:
+    """The engine's refusal as an answer: 403 for someone not seated, 409 for a broken rule."""
+    status = 403 if isinstance(error, NotAPlayer) else 409
+    return ApiError(status, error.code, str(error))
+
+
+_DESCRIPTIONS = {
+    400: "Bad request",
+    401: "No valid session: sign in and send `Authorization: Bearer <token>`",
+    403: "Not allowed for this user (e.g. not seated at this game)",
+    404: "No such game",
+    409: "Conflicts with the game's state: stale version, not your turn, seat taken, ...",
+    413: "Request body too large",
+    422: "The request does not match its schema (unknown fields, values out of bounds)",
+    429: "Too many requests or open streams; retry after the `Retry-After` seconds",
+}
+
+
+def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI declarations of the error answers a route can give."""
+    declared: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        entry: dict[str, Any] = {"model": ErrorBody, "description": _DESCRIPTIONS[status]}
+        if status == 429:
+            entry["headers"] = {
+                "Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}
+            }
+        declared[status] = entry
+    return declared
+
+
+def _plain_details(error: RequestValidationError) -> list[dict[str, Any]]:
+    details = []
+    for item in error.errors():
+        details.append(
+            {
+                "loc": [str(part) for part in item.get("loc", ())],
+                "msg": str(item.get("msg", "")),
+                "type": str(item.get("type", "")),
+            }
+        )
+    return details
+
+
+def install(app: FastAPI) -> None:
+    """Make every error answer the same JSON shape."""
+
+    @app.exception_handler(ApiError)
+    async def on_api_error(request: Request, error: ApiError) -> Response:
+        return error_response(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, error: RequestValidationError) -> Response:
+        details = _plain_details(error)
+        first = details[0] if details else {"loc": [], "msg": "invalid request"}
+        where = ".".join(first["loc"][1:]) or "request"
+        return Response(
+            error_body("invalid_request", f"{where}: {first['msg']}", details=details),
+            status_code=422,
+            media_type="application/json",
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, error: StarletteHTTPException) -> Response:
+        codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+        return Response(
+            error_body(codes.get(error.status_code, "http_error"), str(error.detail)),
+            status_code=error.status_code,
+            media_type="application/json",
+            headers=dict(error.headers or {}),
+        )

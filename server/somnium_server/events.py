@@ -1,0 +1,163 @@
+"""Server-sent event streams: framing, per-game and lobby channels, resume, keep-alive."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import orjson
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+KEEPALIVE = b": keep-alive\n\n"
+
+
+def frame(event: str, data: Any, event_id: str | int | None = None) -> bytes:
+    """One SSE message; `data` is encoded as one line of JSON."""
+    head = b"" if event_id is None else b"id: %s\n" % str(event_id).encode()
+    return head + b"event: " + event.encode() + b"\ndata: " + orjson.dumps(data) + b"\n\n"
+
+
+class Subscriber:
+    """One open stream: frames wait in `buffer` until its response task writes them."""
+
+    __slots__ = ("buffer", "busy", "closed", "waiter")
+
+    def __init__(self, initial: Iterable[bytes] = ()) -> None:
+        self.buffer: list[bytes] = list(initial)
+        self.waiter: asyncio.Future[None] | None = None
+        self.closed = False
+        self.busy = False  # something was sent since the last keep-alive tick
+
+    def push(self, data: bytes) -> None:
+        if self.closed:
+            return
+        self.buffer.append(data)
+        self.busy = True
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def close(self) -> None:
+        self.closed = True
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+
+class Channel:
+    """Everyone listening to one game, or to the lobby."""
+
+    __slots__ = ("subscribers",)
+
+    def __init__(self) -> None:
+        self.subscribers: set[Subscriber] = set()
+
+    def publish(self, data: bytes) -> None:
+        for subscriber in self.subscribers:
+            subscriber.push(data)
+
+
+class StreamHub:
+    """All open streams: the per-client cap and the keep-alive ticker."""
+
+    def __init__(self, keepalive: float, max_per_client: int) -> None:
+        self.keepalive = keepalive
+        self.max_per_client = max_per_client
+        self.subscribers: set[Subscriber] = set()
+        self.per_client: dict[str, int] = {}
+        self._ticker: asyncio.Task[None] | None = None
+
+    def admit(self, client: str) -> bool:
+        """Count a new stream for `client`, unless it already holds its share."""
+        held = self.per_client.get(client, 0)
+        if held >= self.max_per_client:
+            return False
+        self.per_client[client] = held + 1
+        return True
+
+    def release(self, client: str) -> None:
+        held = self.per_client.get(client, 0) - 1
+        if held > 0:
+            self.per_client[client] = held
+        else:
+            self.per_client.pop(client, None)
+
+    def start(self) -> None:
+        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def stop(self) -> None:
+        for subscriber in list(self.subscribers):
+            subscriber.close()
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(self.keepalive)
+            for subscriber in self.subscribers:
+                if not subscriber.busy:
+                    subscriber.push(KEEPALIVE)
+                subscriber.busy = False
+
+
+class EventStreamResponse(Response):
+    """An endless text/event-stream answer fed by one Subscriber."""
+
+    media_type = "text/event-stream"
+
+    def __init__(
+        self, hub: StreamHub, subscriber: Subscriber, on_close: Callable[[], None]
+    ) -> None:
+        # No super().__init__: it would declare a Content-Length for an endless body.
+        self.status_code = 200
+        self.background = None
+        self.raw_headers = [
+            (b"content-type", b"text/event-stream; charset=utf-8"),
+            (b"cache-control", b"no-cache"),
+            (b"x-accel-buffering", b"no"),
+        ]
+        self.hub = hub
+        self.subscriber = subscriber
+        self.on_close = on_close
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        subscriber = self.subscriber
+        self.hub.subscribers.add(subscriber)
+        loop = asyncio.get_running_loop()
+        watcher = loop.create_task(_until_disconnect(receive))
+        watcher.add_done_callback(lambda _: subscriber.close())
+        try:
+            await send(
+                {"type": "http.response.start", "status": 200, "headers": self.raw_headers}
+            )
+            buffer = subscriber.buffer
+            while not subscriber.closed:
+                if not buffer:
+                    subscriber.waiter = loop.create_future()
+                    await subscriber.waiter
+                    subscriber.waiter = None
+                    continue
+                chunk = buffer[0] if len(buffer) == 1 else b"".join(buffer)
+                buffer.clear()
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            if not watcher.done():  # the server is closing the stream, not the client
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:  # the client went away mid-write
+            pass
+        finally:
+            subscriber.close()
+            watcher.cancel()
+            self.hub.subscribers.discard(subscriber)
+            self.on_close()
+
+
+async def _until_disconnect(receive: Receive) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return

@@ -1,0 +1,568 @@
+"""Games: one in-memory room per game with a single writer, backed by durable storage.
+
+Every change goes through `GameService._commit`: under the room's lock, checked against the
+version, written to storage (and committed) before anyone hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from somnium_desktop.game import (
+    Action,
+    GameState,
+    IllegalAction,
+    action_from_dict,
+    action_to_dict,
+    apply,
+    event_to_dict,
+    new_game,
+    state_from_dict,
+    state_to_dict,
+    view_of,
+    view_to_dict,
+)
+from somnium_desktop.game.bots import Bot
+
+from .computer import ComputerRunner, Computers, choose
+from .errors import ApiError, illegal
+from .events import Channel, StreamHub, Subscriber, frame
+from .lobby import Lobby
+from .models import ActRequest, CreateGame
+from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
+
+log = logging.getLogger("somnium_server.games")
+
+ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read out and type
+ID_LENGTH = 7
+COMPUTER_USER = "computer"
+
+
+def new_game_id(taken: set[str] | dict[str, Any]) -> str:
+    """A short id people can read out; unique among `taken`."""
+    while True:
+        game_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+        if game_id not in taken:
+            return game_id
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat: an open chair, a person or a computer of some level."""
+
+    kind: str  # "open", "person" or "computer"
+    user_id: str | None = None
+    name: str | None = None
+    level: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
+                "level": self.level}
+
+
+@dataclass
+class GameRoom:
+    """A game in memory: its state, recent events, retried-action answers and listeners."""
+
+    id: str
+    name: str
+    created_at: float
+    created_by: str
+    seats: list[Seat]
+    status: str
+    state: GameState
+    initial_state: dict[str, Any]
+    version: int
+    seq: int
+    meta: dict[str, Any]
+    bot_seed: int
+    window: deque[tuple[int, bytes]]
+    actions: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    channel: Channel = field(default_factory=Channel)
+    observers: int = 0
+    announced_observers: int = 0
+    observer_flush: asyncio.TimerHandle | None = None
+    bots: dict[int, Bot] = field(default_factory=dict)
+    _view: tuple[int, dict[str, Any]] | None = None
+    _detail: tuple[tuple[int, int], bytes] | None = None
+
+    @classmethod
+    def from_record(cls, record: GameRecord, window: int) -> GameRoom:
+        return cls(
+            id=record.id, name=record.name, created_at=record.created_at,
+            created_by=record.created_by, seats=[Seat(**s) for s in record.seats],
+            status=record.status, state=state_from_dict(record.state),
+            initial_state=record.initial_state, version=record.version, seq=record.seq,
+            meta=record.meta, bot_seed=record.bot_seed, window=deque(maxlen=window),
+        )
+
+    def record(self, **changes: Any) -> GameRecord:
+        """The stored form of this room, with some fields changed."""
+        values: dict[str, Any] = {
+            "id": self.id, "name": self.name, "created_at": self.created_at,
+            "created_by": self.created_by, "seats": [s.to_dict() for s in self.seats],
+            "status": self.status, "state": state_to_dict(self.state),
+            "initial_state": self.initial_state, "version": self.version, "seq": self.seq,
+            "meta": self.meta, "bot_seed": self.bot_seed,
+        }
+        values.update(changes)
+        return GameRecord(**values)
+
+    def seat_of(self, user_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "person" and seat.user_id == user_id:
+                return index
+        return None
+
+    def view(self) -> dict[str, Any]:
+        """The public view now (the only picture of the game that leaves the server)."""
+        if self._view is None or self._view[0] != self.version:
+            self._view = (self.version, view_to_dict(view_of(self.state)))
+        return self._view[1]
+
+    def players(self) -> list[dict[str, Any]]:
+        return [{"seat": n, **seat.to_dict()} for n, seat in enumerate(self.seats)]
+
+    def summary(self) -> dict[str, Any]:
+        playing = self.status == "playing"
+        return {
+            "id": self.id, "name": self.name, "created_at": self.created_at,
+            "status": self.status, "players": self.players(),
+            "turn": self.state.turn if playing else None, "observers": self.observers,
+            "winner": self.state.winner if self.state.over else None,
+        }
+
+    def detail(self) -> dict[str, Any]:
+        return {
+            **self.summary(), "version": self.version, "seq": self.seq, "view": self.view(),
+            "rematch": {"agreed": list(self.meta.get("agreed", [])),
+                        "game_id": self.meta.get("rematch")},
+            "closed": bool(self.meta.get("closed")),
+        }
+
+    def detail_bytes(self) -> bytes:
+        key = (self.version, self.observers)
+        if self._detail is None or self._detail[0] != key:
+            self._detail = (key, orjson.dumps(self.detail()))
+        return self._detail[1]
+
+    def remember(self, events: list[StoredEvent]) -> None:
+        """Send events to the game's listeners and keep them for Last-Event-ID resume."""
+        for event in events:
+            message = frame(str(event.data["event"]["type"]), event.data, event.seq)
+            self.window.append((event.seq, message))
+            self.channel.publish(message)
+
+
+class GameService:
+    """Creates, joins, plays and replays games; the only writer of game state."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        lobby: Lobby,
+        hub: StreamHub,
+        computers: Computers,
+        *,
+        event_window: int,
+        computer_pause: float,
+        observer_flush: float,
+    ) -> None:
+        self.storage = storage
+        self.lobby = lobby
+        self.hub = hub
+        self.computers = computers
+        self.event_window = event_window
+        self.observer_flush = observer_flush
+        self.rooms: dict[str, GameRoom] = {}
+        self.runner = ComputerRunner(computer_pause, self._computer_move)
+
+    # -- start and stop -----------------------------------------------------------------------
+    async def load(self) -> None:
+        """Bring every stored game back; computers resume the turns that are theirs."""
+        for record in await self.storage.list_games():
+            room = GameRoom.from_record(record, self.event_window)
+            if record.status != "finished":
+                for event in await self.storage.get_events(
+                    record.id, after=max(0, record.seq - self.event_window)
+                ):
+                    room.window.append(
+                        (event.seq, frame(str(event.data["event"]["type"]), event.data, event.seq))
+                    )
+                for stored in await self.storage.get_actions(record.id):
+                    room.actions[stored.action_id] = (stored.user_id, stored.result)
+            self.rooms[room.id] = room
+        for room in self.rooms.values():
+            self._wake_computer(room)
+
+    async def stop(self) -> None:
+        await self.runner.stop()
+
+    # -- reading ------------------------------------------------------------------------------
+    def room(self, game_id: str) -> GameRoom:
+        room = self.rooms.get(game_id.upper())
+        if room is None:
+            raise ApiError(404, "unknown_game", f"there is no game {game_id}")
+        return room
+
+    def newest_first(self) -> list[dict[str, Any]]:
+        return [room.summary() for room in reversed(self.rooms.values())]
+
+    async def ensure_history(self, room: GameRoom) -> None:
+        """Load a finished game's recent events and action answers, kept out of memory at start."""
+        if room.status == "finished" and not room.window and room.seq:
+            for event in await self.storage.get_events(
+                room.id, after=max(0, room.seq - self.event_window)
+            ):
+                room.window.append(
+                    (event.seq, frame(str(event.data["event"]["type"]), event.data, event.seq))
+                )
+            if not room.actions:
+                for stored in await self.storage.get_actions(room.id):
+                    room.actions[stored.action_id] = (stored.user_id, stored.result)
+
+    async def log(self, game_id: str) -> bytes:
+        room = self.room(game_id)
+        events = await self.storage.get_events(room.id)
+        return orjson.dumps([event.data for event in events])
+
+    async def replay(self, game_id: str) -> bytes:
+        """The public view after every action of a finished game, rebuilt by the engine."""
+        room = self.room(game_id)
+        if room.status != "finished":
+            raise ApiError(409, "game_not_finished", "replays open once the game has ended")
+        state = state_from_dict(room.initial_state)
+        actions = await self.storage.get_actions(room.id)
+        start_version = actions[0].version - 1 if actions else room.version
+        steps: list[dict[str, Any]] = [
+            {"version": start_version, "seat": None, "action": None,
+             "view": view_to_dict(view_of(state))}
+        ]
+        for stored in actions:
+            state, _ = apply(state, stored.seat, action_from_dict(stored.action))
+            steps.append({"version": stored.version, "seat": stored.seat,
+                          "action": stored.action, "view": view_to_dict(view_of(state))})
+        return orjson.dumps({"game_id": room.id, "steps": steps})
+
+    # -- creating, joining, leaving -------------------------------------------------------------
+    def _seat_for(self, kind: str, level: str | None, user: User | None) -> Seat:
+        if kind == "computer":
+            offered = self.computers.available()
+            if level is None:
+                raise ApiError(422, "level_required", "a computer seat needs a level")
+            if level not in offered:
+                known = ", ".join(offered) or "none"
+                raise ApiError(
+                    422, "unknown_level", f"no computer level {level!r} (offered: {known})"
+                )
+            return Seat("computer", name=f"Computer ({offered[level]})", level=level)
+        if user is None:
+            return Seat("open")
+        return Seat("person", user_id=user.id, name=user.display_name)
+
+    async def create(self, user: User, request: CreateGame) -> GameRoom:
+        if request.opponent == "person" and request.level is not None:
+            raise ApiError(422, "level_without_computer", "a level is only for a computer opponent")
+        host = (
+            self._seat_for("computer", request.host_level, None)
+            if request.host_level is not None
+            else self._seat_for("person", None, user)
+        )
+        other = self._seat_for(request.opponent, request.level, None)
+        return await self._open_game(request.name, user.id, [host, other])
+
+    async def _open_game(self, name: str, created_by: str, seats: list[Seat]) -> GameRoom:
+        game_id = new_game_id(self.rooms)
+        state = new_game(secrets.randbits(63))
+        playing = all(seat.kind != "open" for seat in seats)
+        room = GameRoom(
+            id=game_id, name=name, created_at=time.time(), created_by=created_by,
+            seats=seats, status="playing" if playing else "waiting", state=state,
+            initial_state=state_to_dict(state), version=1, seq=0,
+            meta={"agreed": [], "rematch": None, "closed": False},
+            bot_seed=secrets.randbits(31), window=deque(maxlen=self.event_window),
+        )
+        table_events: list[dict[str, Any]] = [
+            {"type": "game_created", "name": name, "players": room.players()}
+        ]
+        if playing:
+            table_events.append({"type": "game_started", "first": state.first})
+        events = _number(table_events, room.seq, room.version, room.view())
+        room.seq = events[-1].seq
+        await self.storage.create_game(room.record(), events)
+        self.rooms[game_id] = room
+        room.remember(events)
+        self.lobby.publish("game_created", {"game": room.summary()})
+        self._wake_computer(room)
+        return room
+
+    async def join(self, user: User, game_id: str) -> GameRoom:
+        room = self.room(game_id)
+        async with room.lock:
+            if room.status != "waiting":
+                raise ApiError(409, "game_started", "this game has already started")
+            if room.seat_of(user.id) is not None:
+                raise ApiError(409, "already_seated", "you already sit at this table")
+            open_seats = [n for n, seat in enumerate(room.seats) if seat.kind == "open"]
+            if not open_seats:
+                raise ApiError(409, "seat_taken", "no seat is open at this table")
+            seat = open_seats[0]
+            seats = list(room.seats)
+            seats[seat] = Seat("person", user_id=user.id, name=user.display_name)
+            playing = all(s.kind != "open" for s in seats)
+            events: list[dict[str, Any]] = [
+                {"type": "seat_taken", "seat": seat,
+                 "player": {"seat": seat, **seats[seat].to_dict()}}
+            ]
+            if playing:
+                events.append({"type": "game_started", "first": room.state.first})
+            await self._commit(
+                room, events, seats=seats, status="playing" if playing else "waiting"
+            )
+        self.lobby.publish("seat_taken", {"game": room.summary()})
+        self._wake_computer(room)
+        return room
+
+    async def leave(self, user: User, game_id: str) -> GameRoom:
+        """Leave a game before it starts; a table with no person left is closed."""
+        room = self.room(game_id)
+        async with room.lock:
+            if room.status != "waiting":
+                raise ApiError(409, "game_started", "you can only leave a game before it starts")
+            seat = room.seat_of(user.id)
+            if seat is None and user.id != room.created_by:
+                raise ApiError(403, "not_a_player", "you do not sit at this table")
+            seats = list(room.seats)
+            events: list[dict[str, Any]] = []
+            if seat is not None:
+                seats[seat] = Seat("open")
+                events.append({"type": "seat_left", "seat": seat})
+            closed = not any(s.kind == "person" for s in seats)
+            meta = dict(room.meta)
+            if closed:
+                meta["closed"] = True
+                events.append({"type": "game_closed"})
+            await self._commit(
+                room, events, seats=seats, status="finished" if closed else "waiting", meta=meta
+            )
+        self.lobby.publish("game_closed" if closed else "seat_left", {"game": room.summary()})
+        return room
+
+    # -- playing -------------------------------------------------------------------------------
+    async def act(self, user: User, game_id: str, request: ActRequest) -> bytes:
+        """One player's action: exactly once per action id, only against the current version."""
+        room = self.room(game_id)
+        await self.ensure_history(room)
+        async with room.lock:
+            seen = room.actions.get(request.action_id)
+            if seen is not None:
+                if seen[0] != user.id:
+                    raise ApiError(
+                        409, "action_id_taken", "that action id was used by another player"
+                    )
+                return seen[1]
+            seat = room.seat_of(user.id)
+            if seat is None:
+                raise ApiError(403, "not_a_player", "only the two seated players can act")
+            if room.status == "waiting":
+                raise ApiError(409, "game_not_started", "the game has not started yet")
+            if request.version != room.version:
+                raise ApiError(
+                    409, "stale_version",
+                    f"the game is at version {room.version}, not {request.version}",
+                    version=room.version,
+                )
+            action = action_from_dict(request.action.model_dump())
+            try:
+                state, events = apply(room.state, seat, action)
+            except IllegalAction as error:
+                raise illegal(error) from None
+            return await self._play(room, seat, action, state, events, user.id, request.action_id)
+
+    async def _play(
+        self,
+        room: GameRoom,
+        seat: int,
+        action: Action,
+        state: GameState,
+        engine_events: list[Any],
+        user_id: str,
+        action_id: str,
+    ) -> bytes:
+        """Commit an action the engine accepted; the answer is stored for retries."""
+        version = room.version + 1
+        view = view_to_dict(view_of(state))
+        events = _number([event_to_dict(e) for e in engine_events], room.seq, version, view)
+        result = orjson.dumps(
+            {"version": version, "seq": events[-1].seq, "events": [e.data for e in events],
+             "view": view}
+        )
+        was_turn = room.state.turn
+        stored = StoredAction(action_id, user_id, seat, version, action_to_dict(action), result)
+        await self._commit(
+            room, [], state=state, status="finished" if state.over else "playing",
+            numbered=events, action=stored,
+        )
+        room.actions[action_id] = (user_id, result)
+        if state.over:
+            self.lobby.publish("game_finished", {"game": room.summary()})
+        elif state.turn != was_turn:
+            self.lobby.publish("turn_passed", {"game": room.summary()})
+        self._wake_computer(room)
+        return result
+
+    async def _computer_move(self, game_id: str) -> bool:
+        """The computer to move takes one action; True if a computer is to move again."""
+        room = self.rooms[game_id]
+        async with room.lock:
+            if not self._computer_to_move(room):
+                return False
+            seat = room.state.turn
+            level = room.seats[seat].level or ""
+            bot = room.bots.get(seat)
+            if bot is None:
+                bot = room.bots[seat] = self.computers.make(level, room.bot_seed + seat)
+            action = choose(bot, room.state, seat, room.id)
+            state, events = apply(room.state, seat, action)
+            await self._play(
+                room, seat, action, state, events, COMPUTER_USER, f"computer-{room.version + 1}"
+            )
+        return self._computer_to_move(room)
+
+    @staticmethod
+    def _computer_to_move(room: GameRoom) -> bool:
+        return (
+            room.status == "playing"
+            and not room.state.over
+            and room.seats[room.state.turn].kind == "computer"
+        )
+
+    def _wake_computer(self, room: GameRoom) -> None:
+        if self._computer_to_move(room):
+            self.runner.wake(room.id)
+
+    async def rematch(self, user: User, game_id: str) -> GameRoom:
+        """Ask for a rematch; once every person at the table agreed, a new game opens."""
+        room = self.room(game_id)
+        async with room.lock:
+            if room.status != "finished" or room.meta.get("closed"):
+                raise ApiError(409, "game_not_finished", "a rematch is offered once a game ends")
+            seat = room.seat_of(user.id)
+            if seat is None:
+                raise ApiError(403, "not_a_player", "only the two seated players can ask")
+            if room.meta.get("rematch"):
+                return room
+            agreed = set(room.meta.get("agreed", [])) | {seat}
+            agreed |= {n for n, s in enumerate(room.seats) if s.kind == "computer"}
+            meta = {**room.meta, "agreed": sorted(agreed)}
+            events: list[dict[str, Any]] = [{"type": "rematch_offered", "seat": seat}]
+            if len(agreed) == len(room.seats):
+                new = await self._open_game(
+                    room.name, room.created_by, [Seat(**s.to_dict()) for s in room.seats]
+                )
+                meta["rematch"] = new.id
+                events.append({"type": "rematch", "game_id": new.id})
+            await self._commit(room, events, meta=meta)
+        return room
+
+    # -- the one write path ---------------------------------------------------------------------
+    async def _commit(
+        self,
+        room: GameRoom,
+        table_events: list[dict[str, Any]],
+        *,
+        numbered: list[StoredEvent] | None = None,
+        action: StoredAction | None = None,
+        **changes: Any,
+    ) -> None:
+        """Store a change (caller holds the room's lock), then apply it and tell the listeners."""
+        version = room.version + 1
+        events = (
+            numbered if numbered is not None
+            else _number(table_events, room.seq, version, room.view())
+        )
+        seq = events[-1].seq if events else room.seq
+        stored_changes = dict(changes)
+        if "seats" in stored_changes:
+            stored_changes["seats"] = [s.to_dict() for s in stored_changes["seats"]]
+        if "state" in stored_changes:
+            stored_changes["state"] = state_to_dict(stored_changes["state"])
+        record = room.record(version=version, seq=seq, **stored_changes)
+        await self.storage.update_game(
+            GameUpdate(record=record, expected_version=room.version, events=events, action=action)
+        )
+        for key, value in changes.items():
+            setattr(room, key, value)
+        room.version = version
+        room.seq = seq
+        room.remember(events)
+
+    # -- observers -----------------------------------------------------------------------------
+    def watch(self, room: GameRoom, last_event_id: str | None, observer: bool) -> Subscriber:
+        """A stream of a game: missed events after Last-Event-ID, else a snapshot first."""
+        missed = _missed(room, last_event_id)
+        if missed is None:
+            missed = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
+        subscriber = Subscriber(missed)
+        room.channel.subscribers.add(subscriber)
+        if observer:
+            room.observers += 1
+            self._observers_changed(room)
+        subscriber.push(frame("observers", {"type": "observers", "count": room.observers}))
+        return subscriber
+
+    def unwatch(self, room: GameRoom, subscriber: Subscriber, observer: bool) -> None:
+        room.channel.subscribers.discard(subscriber)
+        if observer:
+            room.observers -= 1
+            self._observers_changed(room)
+
+    def _observers_changed(self, room: GameRoom) -> None:
+        """Gather observer-count changes into one event per game per flush interval."""
+        if room.observer_flush is None:
+            room.observer_flush = asyncio.get_running_loop().call_later(
+                self.observer_flush, self._announce_observers, room
+            )
+
+    def _announce_observers(self, room: GameRoom) -> None:
+        room.observer_flush = None
+        if room.observers == room.announced_observers:
+            return
+        room.announced_observers = room.observers
+        room.channel.publish(frame("observers", {"type": "observers", "count": room.observers}))
+        self.lobby.publish("observers", {"game_id": room.id, "observers": room.observers})
+
+
+def _number(
+    table_events: list[dict[str, Any]], last_seq: int, version: int,
+    view: dict[str, Any] | None = None,
+) -> list[StoredEvent]:
+    """Give events their sequence numbers; the last one carries the view after the change."""
+    numbered = []
+    for n, event in enumerate(table_events, start=1):
+        data: dict[str, Any] = {"seq": last_seq + n, "version": version, "event": event}
+        if n == len(table_events) and view is not None:
+            data["view"] = view
+        numbered.append(StoredEvent(last_seq + n, data))
+    return numbered
+
+
+def _missed(room: GameRoom, last_event_id: str | None) -> list[bytes] | None:
+    if last_event_id is None or not last_event_id.strip().isdigit():
+        return None
+    seq = int(last_event_id)
+    if seq > room.seq:
+        return None
+    oldest = room.window[0][0] if room.window else room.seq + 1
+    if seq < oldest - 1:
+        return None
+    return [message for n, message in room.window if n > seq]

@@ -1,0 +1,243 @@
+"""The HTTP API: lobby, games, actions, logs, replays and the live event streams."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from starlette.responses import Response
+
+from . import __version__
+from .context import ServerContext, context, current_user, optional_user
+from .errors import ApiError, responses
+from .events import EventStreamResponse
+from .models import (
+    ActRequest,
+    ActResult,
+    CreateGame,
+    GameDetail,
+    GameEvent,
+    GameId,
+    GameSummary,
+    LevelInfo,
+    Replay,
+    Status,
+    UserInfo,
+)
+from .storage import User
+
+router = APIRouter()
+Ctx = Annotated[ServerContext, Depends(context)]
+Me = Annotated[User, Depends(current_user)]
+GamePath = Annotated[GameId, Path(description="the game's short id, as shown on the board")]
+LastEventId = Annotated[
+    str | None,
+    Header(alias="Last-Event-ID", max_length=64, description="resume after this event"),
+]
+WRITE_ERRORS = (401, 404, 409, 413, 422, 429)
+STREAM: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "A text/event-stream of events (SSE); `id` is the sequence number",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    }
+}
+
+
+def _json(body: bytes, status: int = 200) -> Response:
+    return Response(body, status_code=status, media_type="application/json")
+
+
+@router.get("/health", tags=["server"], summary="Is the server up?")
+async def health() -> dict[str, str]:
+    return {"status": "ok", "version": __version__}
+
+
+@router.get("/levels", tags=["server"], summary="The computer levels on offer, weakest first")
+async def get_levels(ctx: Ctx) -> list[LevelInfo]:
+    offered = ctx.games.computers.available()
+    return [LevelInfo(key=key, label=label) for key, label in offered.items()]
+
+
+@router.get("/me", tags=["users"], summary="Who this session signs in as", responses=responses(401))
+async def me(user: Me) -> UserInfo:
+    return UserInfo(id=user.id, display_name=user.display_name)
+
+
+@router.get(
+    "/games", tags=["lobby"], summary="The lobby: games, newest first", responses=responses(422)
+)
+async def list_games(
+    ctx: Ctx,
+    status: Annotated[Status | None, Query(description="only games in this state")] = None,
+    player: Annotated[
+        str | None,
+        Query(min_length=1, max_length=64, description="only games with this player (id or name)"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> list[GameSummary]:
+    from .lobby import select
+
+    chosen = select(ctx.games.newest_first(), status, player, limit)
+    return [GameSummary.model_validate(summary) for summary in chosen]
+
+
+@router.post(
+    "/games",
+    tags=["games"],
+    summary="Open a table; you take seat 0",
+    status_code=201,
+    response_model=GameDetail,
+    responses=responses(401, 413, 422, 429),
+)
+async def create_game(request: CreateGame, ctx: Ctx, user: Me) -> Response:
+    ctx.limits["create"].check(user.id)
+    room = await ctx.games.create(user, request)
+    return _json(room.detail_bytes(), 201)
+
+
+@router.get(
+    "/games/{game_id}",
+    tags=["games"],
+    summary="A game's public state (anyone may watch)",
+    response_model=GameDetail,
+    responses=responses(404, 422),
+)
+async def get_game(game_id: GamePath, ctx: Ctx) -> Response:
+    return _json(ctx.games.room(game_id).detail_bytes())
+
+
+@router.post(
+    "/games/{game_id}/join",
+    tags=["games"],
+    summary="Take the open seat; the game starts when both seats are taken",
+    response_model=GameDetail,
+    responses=responses(*WRITE_ERRORS),
+)
+async def join_game(game_id: GamePath, ctx: Ctx, user: Me) -> Response:
+    ctx.limits["join"].check(user.id)
+    room = await ctx.games.join(user, game_id)
+    return _json(room.detail_bytes())
+
+
+@router.post(
+    "/games/{game_id}/leave",
+    tags=["games"],
+    summary="Leave before the game starts (the host leaving closes the table)",
+    response_model=GameDetail,
+    responses=responses(403, *WRITE_ERRORS),
+)
+async def leave_game(game_id: GamePath, ctx: Ctx, user: Me) -> Response:
+    ctx.limits["join"].check(user.id)
+    room = await ctx.games.leave(user, game_id)
+    return _json(room.detail_bytes())
+
+
+@router.post(
+    "/games/{game_id}/actions",
+    tags=["games"],
+    summary="Draw, end the turn, steal or concede",
+    response_model=ActResult,
+    responses=responses(403, *WRITE_ERRORS),
+)
+async def act(game_id: GamePath, request: ActRequest, ctx: Ctx, user: Me) -> Response:
+    ctx.limits["act"].check(user.id)
+    return _json(await ctx.games.act(user, game_id, request))
+
+
+@router.post(
+    "/games/{game_id}/rematch",
+    tags=["games"],
+    summary="Ask for a rematch; when both players asked, a new game opens",
+    response_model=GameDetail,
+    responses=responses(403, *WRITE_ERRORS),
+)
+async def rematch(game_id: GamePath, ctx: Ctx, user: Me) -> Response:
+    ctx.limits["join"].check(user.id)
+    room = await ctx.games.rematch(user, game_id)
+    return _json(room.detail_bytes())
+
+
+@router.get(
+    "/games/{game_id}/log",
+    tags=["games"],
+    summary="Every event of the game so far",
+    response_model=list[GameEvent],
+    responses=responses(404, 422),
+)
+async def game_log(game_id: GamePath, ctx: Ctx) -> Response:
+    return _json(await ctx.games.log(game_id))
+
+
+@router.get(
+    "/games/{game_id}/replay",
+    tags=["games"],
+    summary="A finished game step by step: the public view after each action",
+    response_model=Replay,
+    responses=responses(404, 409, 422),
+)
+async def replay(game_id: GamePath, ctx: Ctx) -> Response:
+    return _json(await ctx.games.replay(game_id))
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _admit(ctx: ServerContext, client: str) -> None:
+    if not ctx.hub.admit(client):
+        raise ApiError(
+            429, "too_many_streams",
+            f"at most {ctx.hub.max_per_client} event streams per client",
+            headers={"Retry-After": "5"},
+        )
+
+
+@router.get(
+    "/games/{game_id}/events",
+    tags=["streams"],
+    summary="Live events of a game (server-sent events); Last-Event-ID resumes",
+    response_class=EventStreamResponse,
+    responses={**STREAM, **responses(404, 422, 429)},
+)
+async def game_events(
+    game_id: GamePath,
+    request: Request,
+    ctx: Ctx,
+    last_event_id: LastEventId = None,
+    user: Annotated[User | None, Depends(optional_user)] = None,
+) -> Response:
+    games = ctx.games
+    room = games.room(game_id)
+    await games.ensure_history(room)
+    client = _client(request)
+    _admit(ctx, client)
+    observer = user is None or room.seat_of(user.id) is None
+    subscriber = games.watch(room, last_event_id, observer)
+
+    def closed() -> None:
+        games.unwatch(room, subscriber, observer)
+        ctx.hub.release(client)
+
+    return EventStreamResponse(ctx.hub, subscriber, closed)
+
+
+@router.get(
+    "/lobby/events",
+    tags=["streams"],
+    summary="Live lobby events: games created, seats taken, games finished, observers",
+    response_class=EventStreamResponse,
+    responses={**STREAM, **responses(422, 429)},
+)
+async def lobby_events(
+    request: Request, ctx: Ctx, last_event_id: LastEventId = None
+) -> Response:
+    client = _client(request)
+    _admit(ctx, client)
+    lobby = ctx.lobby
+    subscriber = lobby.subscribe(last_event_id, lambda: ctx.games.newest_first()[:200])
+
+    def closed() -> None:
+        lobby.channel.subscribers.discard(subscriber)
+        ctx.hub.release(client)
+
+    return EventStreamResponse(ctx.hub, subscriber, closed)
