@@ -17,6 +17,7 @@ from .games import GameService
 from .lobby import Lobby
 from .ratelimit import RateLimiter
 from .routes import router
+from .signin import routes as signin
 from .sqlite_storage import SQLiteStorage
 from .storage import Storage
 
@@ -53,6 +54,7 @@ def create_app(
             await hub.stop()
             await games.stop()
             await store.close()
+            signin_service.store.close()
 
     app = FastAPI(
         title="Somnium lobby server",
@@ -67,5 +69,6 @@ def create_app(
     app.state.ctx = ctx
     errors.install(app)
     app.include_router(router)
+    signin_service = signin.install(app, settings, store)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     return app

@@ -13,6 +13,9 @@ server.listen(0, '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${server.address().port}`;
   const provider = new Provider(issuer, {
     clients: [{
+      // A native client: its loopback redirect URIs match any port (RFC 8252), so one provider
+      // serves every test's lobby server on its own free port.
+      application_type: 'native',
       client_id: clientId,
       client_secret: clientSecret,
       redirect_uris: redirectUris,

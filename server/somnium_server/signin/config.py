@@ -36,7 +36,6 @@ class SigninConfig:
     """Everything sign-in needs to know besides the server's own address."""
 
     providers: tuple[ProviderConfig, ...] = ()
-    local_accounts: bool = False
     access_token_seconds: int = 900
     refresh_token_days: float = 30.0
     code_seconds: int = 60
@@ -56,9 +55,9 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
-def check_local_accounts(config: SigninConfig, listen_host: str) -> None:
+def check_local_accounts(enabled: bool, listen_host: str) -> None:
     """Refuse local accounts on a server reachable from anywhere but this machine."""
-    if config.local_accounts and not is_loopback_host(listen_host):
+    if enabled and not is_loopback_host(listen_host):
         raise SigninConfigError(
             f"local accounts are only offered by a server listening on loopback "
             f"(127.0.0.1 or ::1), not on {listen_host!r}"
@@ -91,13 +90,13 @@ def _check_provider(p: ProviderConfig) -> ProviderConfig:
 def load_signin_config(
     table: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
-    **overrides: Any,
 ) -> SigninConfig:
     """Sign-in settings from a TOML `[signin]` table, then SOMNIUM_PROVIDER_<KEY>_<FIELD> variables.
 
     The environment wins over the file field by field, so a secret can stay out of the file.
-    Keyword overrides (e.g. local_accounts=True from the embedded server) win over both.
     """
+    if table is not None and not isinstance(table, Mapping):
+        raise SigninConfigError("[signin] must be a table")
     table = dict(table or {})
     environ = environ or {}
     raw: dict[str, dict[str, str]] = {}
@@ -142,16 +141,14 @@ def load_signin_config(
         for key, entries in sorted(raw.items())
     )
     config = SigninConfig(providers=providers)
-    known = {"local_accounts", "access_token_seconds", "refresh_token_days", "code_seconds",
-             "login_seconds"}
+    known = {"access_token_seconds", "refresh_token_days", "code_seconds", "login_seconds"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise SigninConfigError(f"[signin]: unknown keys {', '.join(unknown)}")
-    values: dict[str, Any] = {**table, **overrides}
+    values: dict[str, Any] = table
     try:
         config = replace(
             config,
-            local_accounts=_bool(values.get("local_accounts", False)),
             access_token_seconds=int(values.get("access_token_seconds", 900)),
             refresh_token_days=float(values.get("refresh_token_days", 30.0)),
             code_seconds=int(values.get("code_seconds", 60)),
@@ -165,13 +162,3 @@ def load_signin_config(
         raise SigninConfigError("[signin]: lifetimes must be positive")
     return config
 
-
-def _bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"expected true or false, not {value!r}")
