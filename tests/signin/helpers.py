@@ -23,7 +23,7 @@ from somnium_server.signin.config import ProviderConfig, SigninConfig
 
 OIDC_DIR = Path(__file__).resolve().parent.parent / "oidc"
 CLIENT_ID = "somnium-lobby"
-CLIENT_SECRET = "lobby-secret-for-tests"
+CLIENT_SECRET = "lobby-secret-for-the-sign-in-tests-0123456789"
 TIMEOUT = 10.0
 
 
