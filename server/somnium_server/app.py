@@ -18,6 +18,7 @@ from .lobby import Lobby
 from .ratelimit import RateLimiter
 from .routes import router
 from .signin import routes as signin
+from .signin.config import check_local_accounts
 from .sqlite_storage import SQLiteStorage
 from .storage import Storage
 
@@ -26,6 +27,7 @@ def create_app(
     settings: Settings, *, storage: Storage | None = None, computers: Computers | None = None
 ) -> FastAPI:
     """A ready-to-serve app; games are loaded (and computers resume) at start-up."""
+    check_local_accounts(settings.local_accounts, settings.host)
     store: Storage = storage if storage is not None else SQLiteStorage(settings.database)
     hub = StreamHub(settings.keepalive, settings.max_streams)
     lobby = Lobby(settings.event_window)

@@ -156,6 +156,11 @@ class SigninFlow:
         if self._listener is not None:
             self._listener.cancel()
 
+    def close(self) -> None:
+        """Stop listening without running (for a flow that was started but never run)."""
+        if self._listener is not None:
+            self._listener.close()
+
     def run(self) -> TokenSet:
         """Sign in; TokenSet on success, a SigninError otherwise."""
         url = self.start()
