@@ -1,1 +1,1 @@
-"""The app's network side: the lobby server's HTTP API, sign-in and credentials (no Qt here)."""
+"""What a card table plays: game sources (offline now, online later) and words for events."""
