@@ -121,6 +121,19 @@ def _browser_matches(request: Request, req: AuthRequest) -> bool:
     return bool(cookie) and secrets.compare_digest(digest(cookie), req.browser_hash)
 
 
+async def _request_of_this_browser(
+    request: Request, signin: Signin, request_id: str
+) -> AuthRequest | None:
+    """A sign-in under way, if it is still open and this browser started it."""
+    req = await asyncio.to_thread(signin.store.get_request, request_id)
+    return req if req is not None and _browser_matches(request, req) else None
+
+
+EXPIRED_PAGE_TEXT = (
+    "This sign-in has expired or belongs to another browser: start again from Somnium."
+)
+
+
 @router.get(
     "/auth/authorize",
     summary="Start a sign-in in the browser (OAuth 2.0 authorization endpoint, RFC 8252 + 7636)",
@@ -205,7 +218,8 @@ async def _start_login(
     "/auth/login/{provider}",
     summary="The person chose a provider on the choice page",
     response_class=Response,
-    responses=HTML_ANSWERS,
+    responses={**HTML_ANSWERS,
+               404: {"content": {"text/html": {}}, "description": "no such provider"}},
 )
 async def choose_provider(
     request: Request,
@@ -213,10 +227,9 @@ async def choose_provider(
     provider: Annotated[str, Path(max_length=32)],
     request_id: Annotated[str, Query(alias="request", max_length=64)] = "",
 ) -> Response:
-    req = await asyncio.to_thread(signin.store.get_request, request_id)
-    if req is None or not _browser_matches(request, req):
-        return pages.error_page("This sign-in has expired or belongs to another browser: "
-                                "start again from Somnium.")
+    req = await _request_of_this_browser(request, signin, request_id)
+    if req is None:
+        return pages.error_page(EXPIRED_PAGE_TEXT)
     if provider not in {key for key, _ in signin.providers(request)}:
         return pages.error_page(f"No sign-in provider {provider!r} here.", 404)
     return await _start_login(request, signin, req, provider)
@@ -273,7 +286,8 @@ class LocalName(Strict):
     "/auth/local",
     summary="Sign in with a local account: a name only (loopback servers that enable it)",
     response_class=Response,
-    responses={**HTML_ANSWERS, 404: {"description": "local accounts are not offered here"}},
+    responses={**HTML_ANSWERS,
+               404: {"content": {"text/html": {}}, "description": "local accounts not offered"}},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/x-www-form-urlencoded": {"schema": LocalName.model_json_schema()}}}},
 )
@@ -284,10 +298,9 @@ async def local_account(request: Request, signin: Ctx) -> Response:
         form = await _form(request)
     except OAuthError as error:
         return pages.error_page(error.description)
-    req = await asyncio.to_thread(signin.store.get_request, form.get("request", ""))
-    if req is None or not _browser_matches(request, req):
-        return pages.error_page("This sign-in has expired or belongs to another browser: "
-                                "start again from Somnium.")
+    req = await _request_of_this_browser(request, signin, form.get("request", ""))
+    if req is None:
+        return pages.error_page(EXPIRED_PAGE_TEXT)
     name = clean_name(form.get("name", ""))
     if name is None:
         return pages.local_name_page(req.id, f"A name is 1 to {MAX_NAME} printable characters.",
