@@ -278,8 +278,8 @@ async def provider_callback(
 
 
 class LocalName(Strict):
-    request: str = Field(max_length=64)
-    name: str = Field(max_length=MAX_NAME)
+    request: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
 
 
 @router.post(
@@ -415,7 +415,8 @@ OAUTH_ERROR = {"content": {"application/json": {"schema": {
     "/auth/token",
     summary="Trade a code (with its PKCE verifier) or a refresh token for tokens (RFC 6749)",
     response_model=TokenAnswer,
-    responses={400: {**OAUTH_ERROR, "description": "invalid_grant, invalid_request, ..."}},
+    responses={400: {**OAUTH_ERROR, "description": "invalid_grant, invalid_request, ..."},
+               401: {**OAUTH_ERROR, "description": "invalid_client: not the Somnium app"}},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/x-www-form-urlencoded": {"schema": TokenForm.model_json_schema()}}}},
 )
@@ -496,7 +497,7 @@ async def _revoke_family(signin: Signin, family_id: str) -> None:
 
 
 class RevokeForm(Strict):
-    token: str
+    token: str = Field(min_length=1)
     token_type_hint: str | None = None
     client_id: str | None = None
 
