@@ -9,7 +9,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+from keyring.backend import KeyringBackend
 from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
@@ -196,12 +198,19 @@ class PersistenceDialog(QMessageBox):
         return None
 
 
-def ask_for_store(server_url: str, parent: QWidget | None = None) -> TokenStore | None:
+def ask_for_store(
+    server_url: str,
+    parent: QWidget | None = None,
+    backend: KeyringBackend | None = None,
+    plaintext_path: Path | None = None,
+) -> TokenStore | None:
     """The refresh-token store: the keyring if secure, else the player's choice (None: cancel)."""
     try:
-        return store_for(server_url)
+        return store_for(server_url, backend)
     except NeedsChoice as needs:
         dialog = PersistenceDialog(needs.verdict, parent)
         dialog.exec()
         choice = dialog.choice()
-        return None if choice is None else store_for(server_url, choice=choice)
+        if choice is None:
+            return None
+        return store_for(server_url, backend, choice, plaintext_path)

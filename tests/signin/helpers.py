@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urljoin, urlsplit
 
+import keyring.backend
 import requests
 import uvicorn
+from keyring.backends import fail
 from somnium_server.cli import uvicorn_config
 from somnium_server.config import Settings
 from somnium_server.signin.config import ProviderConfig, SigninConfig
@@ -237,3 +239,8 @@ class OidcProvider:
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
                 stream.close()
+
+
+def fail_keyring() -> keyring.backend.KeyringBackend:
+    """What keyring picks with no Secret Service and nothing else installed."""
+    return fail.Keyring()  # type: ignore[no-untyped-call]

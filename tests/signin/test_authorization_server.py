@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import time
 from urllib.parse import urlencode
 
@@ -279,3 +280,18 @@ def test_the_same_person_is_the_same_user_and_keeps_a_changed_name(lobby: LiveLo
     assert bad.status_code == 400
     anonymous = requests.patch(f"{lobby.url}/me", json={"display_name": "x"}, timeout=10)
     assert anonymous.status_code == 401
+
+
+def test_an_unreachable_provider_or_none_at_all_is_reported_to_the_app(
+    start_lobby: StartLobby,
+) -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{unused.getsockname()[1]}"
+    for lobby in (start_lobby(provider_config(dead)), start_lobby()):
+        answer = requests.get(authorize_url(lobby, new_code_verifier()), allow_redirects=False,
+                              timeout=10)
+        assert answer.status_code == 302
+        back = query_of(answer.headers["Location"])
+        assert answer.headers["Location"].startswith(APP_REDIRECT)
+        assert back["error"] == "temporarily_unavailable" and back["state"] == "app-state"

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import keyring.backend
 import pytest
-from keyring.backends import fail
 from keyrings.alt.file import PlaintextKeyring
 
 from somnium_desktop.client.credentials import (
@@ -20,6 +19,8 @@ from somnium_desktop.client.credentials import (
     assess_keyring,
     store_for,
 )
+
+from .helpers import fail_keyring
 
 SERVER = "http://127.0.0.1:8765"
 
@@ -35,11 +36,6 @@ def file_keyring(directory: Path, trusted: bool = False) -> keyring.backend.Keyr
     backend = TrustedFileKeyring() if trusted else PlaintextKeyring()
     backend.file_path = str(directory / "keyring.cfg")
     return backend
-
-
-def fail_keyring() -> keyring.backend.KeyringBackend:
-    """What keyring picks with no Secret Service and nothing else installed."""
-    return fail.Keyring()  # type: ignore[no-untyped-call]
 
 
 def test_the_keyring_store_keeps_one_token_per_server(tmp_path: Path) -> None:

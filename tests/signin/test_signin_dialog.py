@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QMainWindow, QMessageBox
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.credentials import KeyringVerdict, Persistence
 from somnium_desktop.client.signin import TokenSet
-from somnium_desktop.ui.signin_dialog import PersistenceDialog, SigninDialog
+from somnium_desktop.ui.signin_dialog import PersistenceDialog, SigninDialog, ask_for_store
 
-from .helpers import LiveLobby, Person, query_of
+from .helpers import LiveLobby, Person, fail_keyring, query_of
 
 
 def is_listening(port: int) -> bool:
@@ -105,3 +107,27 @@ def test_no_secure_keyring_asks_and_warns(
     getattr(box, button).click()
     assert box.choice() is expected
     assert isinstance(box, QMessageBox)
+
+
+@pytest.mark.parametrize("answer", ["session_button", "file_button", "cancel"])
+def test_ask_for_store_writes_nothing_unless_the_player_opts_in(
+    qtbot: QtBot, tmp_path: Path, answer: str
+) -> None:
+    def click() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, PersistenceDialog)
+        if answer == "cancel":
+            box.reject()
+        else:
+            getattr(box, answer).click()
+
+    QTimer.singleShot(0, click)
+    path = tmp_path / "credentials.json"
+    store = ask_for_store("http://127.0.0.1:8000", backend=fail_keyring(), plaintext_path=path)
+    if answer == "cancel":
+        assert store is None
+        return
+    assert store is not None
+    store.save("refresh-token")
+    assert path.exists() == (answer == "file_button")
+    assert store.load() == "refresh-token"
