@@ -19,6 +19,7 @@ import keyring.backend
 import requests
 import uvicorn
 from keyring.backends import fail
+from keyrings.alt.file import PlaintextKeyring
 from somnium_server.cli import uvicorn_config
 from somnium_server.config import Settings
 from somnium_server.signin.config import ProviderConfig, SigninConfig
@@ -244,3 +245,16 @@ class OidcProvider:
 def fail_keyring() -> keyring.backend.KeyringBackend:
     """What keyring picks with no Secret Service and nothing else installed."""
     return fail.Keyring()  # type: ignore[no-untyped-call]
+
+
+class TrustedFileKeyring(PlaintextKeyring):  # type: ignore[misc]
+    """The same file backend ranked as an OS keyring is (priority >= 1)."""
+
+    priority = 5
+
+
+def file_keyring(directory: Path, trusted: bool = False) -> keyring.backend.KeyringBackend:
+    """keyrings.alt's file backend writing into a temporary directory."""
+    backend = TrustedFileKeyring() if trusted else PlaintextKeyring()
+    backend.file_path = str(directory / "keyring.cfg")
+    return backend

@@ -5,9 +5,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-import keyring.backend
 import pytest
-from keyrings.alt.file import PlaintextKeyring
 
 from somnium_desktop.client.credentials import (
     SERVICE,
@@ -20,22 +18,9 @@ from somnium_desktop.client.credentials import (
     store_for,
 )
 
-from .helpers import fail_keyring
+from .helpers import fail_keyring, file_keyring
 
 SERVER = "http://127.0.0.1:8765"
-
-
-class TrustedFileKeyring(PlaintextKeyring):  # type: ignore[misc]
-    """The same file backend ranked as an OS keyring is (priority >= 1)."""
-
-    priority = 5
-
-
-def file_keyring(directory: Path, trusted: bool = False) -> keyring.backend.KeyringBackend:
-    """keyrings.alt's file backend writing into a temporary directory."""
-    backend = TrustedFileKeyring() if trusted else PlaintextKeyring()
-    backend.file_path = str(directory / "keyring.cfg")
-    return backend
 
 
 def test_the_keyring_store_keeps_one_token_per_server(tmp_path: Path) -> None:

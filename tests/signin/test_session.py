@@ -7,20 +7,13 @@ from pathlib import Path
 
 import pytest
 import requests
-from keyrings.alt.file import PlaintextKeyring
 
 from somnium_desktop.client.auth_session import AuthSession, SignInRequired
 from somnium_desktop.client.credentials import SERVICE, KeyringStore
 from somnium_desktop.client.signin import CLIENT_ID, SigninFlow
 
 from .conftest import StartLobby
-from .helpers import LiveLobby, OidcProvider, Person, provider_config
-
-
-def file_keyring(directory: Path) -> PlaintextKeyring:
-    backend = PlaintextKeyring()
-    backend.file_path = str(directory / "keyring.cfg")
-    return backend
+from .helpers import LiveLobby, OidcProvider, Person, file_keyring, provider_config
 
 
 def signed_in(lobby: LiveLobby, directory: Path) -> AuthSession:
