@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
 
 from . import __version__, errors
 from .bodylimit import BodyLimit
@@ -15,6 +17,7 @@ from .context import ServerContext
 from .events import StreamHub
 from .games import GameService
 from .lobby import Lobby
+from .models import LEVEL_PATTERN
 from .ratelimit import RateLimiter
 from .routes import router
 from .signin import routes as signin
@@ -69,8 +72,38 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.ctx = ctx
+    offered_levels(app, lambda: list(games.computers.available()))
     errors.install(app)
     app.include_router(router)
     signin_service = signin.install(app, settings, store)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     return app
+
+
+def offered_levels(app: FastAPI, keys: Callable[[], list[str]]) -> None:
+    """Let the OpenAPI description list the computer levels this server offers as an enum."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title, version=app.version, description=app.description,
+                routes=app.routes,
+            )
+            offered = keys()
+            if offered:
+                _enumerate(schema, offered)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _enumerate(node: Any, offered: list[str]) -> None:
+    if isinstance(node, dict):
+        if node.get("pattern") == LEVEL_PATTERN:
+            node["enum"] = offered
+        for value in node.values():
+            _enumerate(value, offered)
+    elif isinstance(node, list):
+        for value in node:
+            _enumerate(value, offered)

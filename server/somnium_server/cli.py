@@ -4,19 +4,31 @@ from __future__ import annotations
 
 import logging
 import resource
+import socket
 import sys
 from collections.abc import Sequence
 
 import uvicorn
+from fastapi import FastAPI
 
 from .app import create_app
 from .config import Settings, load_settings
 
 
-def uvicorn_config(settings: Settings, **extra: object) -> uvicorn.Config:
+class Server(uvicorn.Server):
+    """uvicorn that ends the endless event streams first, so shutting down does not hang."""
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        app = self.config.app
+        if isinstance(app, FastAPI):
+            app.state.ctx.hub.close_all()
+        await super().shutdown(sockets)
+
+
+def uvicorn_config(settings: Settings, app: FastAPI | None = None) -> uvicorn.Config:
     """The uvicorn setup shared by the command and the tests."""
     return uvicorn.Config(
-        create_app(settings),
+        app if app is not None else create_app(settings),
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
@@ -27,7 +39,6 @@ def uvicorn_config(settings: Settings, **extra: object) -> uvicorn.Config:
         lifespan="on",
         timeout_graceful_shutdown=1,
         backlog=4096,
-        **extra,  # type: ignore[arg-type]
     )
 
 
@@ -45,4 +56,4 @@ def main(argv: Sequence[str] | None = None) -> None:
     settings = load_settings(argv)
     logging.basicConfig(level=settings.log_level.upper())
     _raise_file_limit()
-    uvicorn.Server(uvicorn_config(settings)).run()
+    Server(uvicorn_config(settings)).run()

@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import Match
 
 from somnium_desktop.game import IllegalAction
 from somnium_desktop.game.errors import NotAPlayer
@@ -70,7 +71,7 @@ def illegal(error: IllegalAction) -> ApiError:
 
 
 _DESCRIPTIONS = {
-    400: "Bad request",
+    400: "The body is not JSON (e.g. not UTF-8)",
     401: "No valid session: sign in and send `Authorization: Bearer <token>`",
     403: "Not allowed for this user (e.g. not seated at this game)",
     404: "No such game",
@@ -81,11 +82,16 @@ _DESCRIPTIONS = {
 }
 
 
-def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI declarations of the error answers a route can give."""
+def responses(*statuses: int, stream: bool = False) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI declarations of the error answers a route can give (JSON, even on streams)."""
     declared: dict[int | str, dict[str, Any]] = {}
     for status in statuses:
-        entry: dict[str, Any] = {"model": ErrorBody, "description": _DESCRIPTIONS[status]}
+        entry: dict[str, Any] = {"description": _DESCRIPTIONS[status]}
+        if stream:  # "model" would be declared as the route's text/event-stream
+            ref = {"$ref": "#/components/schemas/ErrorBody"}
+            entry["content"] = {"application/json": {"schema": ref}}
+        else:
+            entry["model"] = ErrorBody
         if status == 429:
             entry["headers"] = {
                 "Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}
@@ -127,10 +133,29 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, error: StarletteHTTPException) -> Response:
-        codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+        codes = {
+            400: "invalid_body", 404: "not_found", 405: "method_not_allowed",
+            413: "body_too_large",
+        }
+        headers = dict(error.headers or {})
+        if error.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed_methods(app, request))
         return Response(
             error_body(codes.get(error.status_code, "http_error"), str(error.detail)),
             status_code=error.status_code,
             media_type="application/json",
-            headers=dict(error.headers or {}),
+            headers=headers,
         )
+
+
+def _allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route serves at this path (Starlette names only the first route's)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _ = route.matches({**request.scope, "method": "GET"})
+        if match is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+        match, _ = route.matches({**request.scope, "method": "POST"})
+        if match is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)

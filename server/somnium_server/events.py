@@ -88,9 +88,13 @@ class StreamHub:
     def start(self) -> None:
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
-    async def stop(self) -> None:
+    def close_all(self) -> None:
+        """End every open stream (the server is shutting down)."""
         for subscriber in list(self.subscribers):
             subscriber.close()
+
+    async def stop(self) -> None:
+        self.close_all()
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):

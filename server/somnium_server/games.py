@@ -36,7 +36,7 @@ from .computer import ComputerRunner, Computers, choose
 from .errors import ApiError, illegal
 from .events import Channel, StreamHub, Subscriber, frame
 from .lobby import Lobby
-from .models import ActRequest, CreateGame
+from .models import ActRequest, ComputerOpponent, PersonOpponent
 from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
 
 log = logging.getLogger("somnium_server.games")
@@ -257,9 +257,7 @@ class GameService:
     def _seat_for(self, kind: str, level: str | None, user: User | None) -> Seat:
         if kind == "computer":
             offered = self.computers.available()
-            if level is None:
-                raise ApiError(422, "level_required", "a computer seat needs a level")
-            if level not in offered:
+            if level is None or level not in offered:
                 known = ", ".join(offered) or "none"
                 raise ApiError(
                     422, "unknown_level", f"no computer level {level!r} (offered: {known})"
@@ -269,15 +267,14 @@ class GameService:
             return Seat("open")
         return Seat("person", user_id=user.id, name=user.display_name)
 
-    async def create(self, user: User, request: CreateGame) -> GameRoom:
-        if request.opponent == "person" and request.level is not None:
-            raise ApiError(422, "level_without_computer", "a level is only for a computer opponent")
+    async def create(self, user: User, request: PersonOpponent | ComputerOpponent) -> GameRoom:
         host = (
             self._seat_for("computer", request.host_level, None)
             if request.host_level is not None
             else self._seat_for("person", None, user)
         )
-        other = self._seat_for(request.opponent, request.level, None)
+        level = request.level if isinstance(request, ComputerOpponent) else None
+        other = self._seat_for(request.opponent, level, None)
         return await self._open_game(request.name, user.id, [host, other])
 
     async def _open_game(self, name: str, created_by: str, seats: list[Seat]) -> GameRoom:

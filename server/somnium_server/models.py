@@ -15,7 +15,8 @@ SuitCode = Literal[
 assert set(SuitCode.__args__) == {suit.code for suit in Suit}  # type: ignore[attr-defined]
 
 GameId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9]{1,16}$")]
-LevelKey = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_-]{1,32}$")]
+LEVEL_PATTERN = r"^[a-z0-9_-]{1,32}$"  # the OpenAPI lists the levels on offer as an enum
+LevelKey = Annotated[str, StringConstraints(pattern=LEVEL_PATTERN)]
 Status = Literal["waiting", "playing", "finished"]
 MAX_VERSION = 1_000_000
 
@@ -48,21 +49,29 @@ ActionModel = Annotated[
 ]
 
 
-class CreateGame(Strict):
-    """A new table; you take seat 0 unless `host_level` puts a computer there."""
+TableName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+HOST_LEVEL = (
+    "a computer of this level plays your seat and you watch "
+    "(with a computer opponent: two computers play)"
+)
 
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
-    opponent: Literal["person", "computer"] = Field(
-        description="who takes the other seat: a person who joins, or the computer"
-    )
-    level: LevelKey | None = Field(
-        default=None, description="the computer opponent's level (see GET /levels)"
-    )
-    host_level: LevelKey | None = Field(
-        default=None,
-        description="a computer of this level plays your seat and you watch "
-        "(with opponent=computer: two computers play)",
-    )
+
+class PersonOpponent(Strict):
+    """A new table with a seat open for a person to join."""
+
+    name: TableName
+    opponent: Literal["person"]
+    host_level: LevelKey | None = Field(default=None, description=HOST_LEVEL)
+
+
+class ComputerOpponent(Strict):
+    """A new table against the computer; the game starts at once."""
+
+    name: TableName
+    opponent: Literal["computer"]
+    level: LevelKey = Field(description="the computer opponent's level (see GET /levels)")
+    host_level: LevelKey | None = Field(default=None, description=HOST_LEVEL)
+
 
 
 class ActRequest(Strict):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request
 from starlette.responses import Response
 
 from . import __version__
@@ -14,12 +14,13 @@ from .events import EventStreamResponse
 from .models import (
     ActRequest,
     ActResult,
-    CreateGame,
+    ComputerOpponent,
     GameDetail,
     GameEvent,
     GameId,
     GameSummary,
     LevelInfo,
+    PersonOpponent,
     Replay,
     Status,
     UserInfo,
@@ -87,9 +88,13 @@ async def list_games(
     summary="Open a table; you take seat 0",
     status_code=201,
     response_model=GameDetail,
-    responses=responses(401, 413, 422, 429),
+    responses=responses(400, 401, 413, 422, 429),
 )
-async def create_game(request: CreateGame, ctx: Ctx, user: Me) -> Response:
+async def create_game(
+    request: Annotated[PersonOpponent | ComputerOpponent, Body(discriminator="opponent")],
+    ctx: Ctx,
+    user: Me,
+) -> Response:
     ctx.limits["create"].check(user.id)
     room = await ctx.games.create(user, request)
     return _json(room.detail_bytes(), 201)
@@ -137,7 +142,7 @@ async def leave_game(game_id: GamePath, ctx: Ctx, user: Me) -> Response:
     tags=["games"],
     summary="Draw, end the turn, steal or concede",
     response_model=ActResult,
-    responses=responses(403, *WRITE_ERRORS),
+    responses=responses(400, 403, *WRITE_ERRORS),
 )
 async def act(game_id: GamePath, request: ActRequest, ctx: Ctx, user: Me) -> Response:
     ctx.limits["act"].check(user.id)
@@ -197,7 +202,8 @@ def _admit(ctx: ServerContext, client: str) -> None:
     tags=["streams"],
     summary="Live events of a game (server-sent events); Last-Event-ID resumes",
     response_class=EventStreamResponse,
-    responses={**STREAM, **responses(404, 422, 429)},
+    status_code=200,
+    responses={**STREAM, **responses(404, 422, 429, stream=True)},
 )
 async def game_events(
     game_id: GamePath,
@@ -226,7 +232,8 @@ async def game_events(
     tags=["streams"],
     summary="Live lobby events: games created, seats taken, games finished, observers",
     response_class=EventStreamResponse,
-    responses={**STREAM, **responses(422, 429)},
+    status_code=200,
+    responses={**STREAM, **responses(422, 429, stream=True)},
 )
 async def lobby_events(
     request: Request, ctx: Ctx, last_event_id: LastEventId = None
