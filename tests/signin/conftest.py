@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from somnium_server.signin.config import ProviderConfig
 
 from .helpers import LiveLobby, OidcProvider, lobby_settings, provider_config

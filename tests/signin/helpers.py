@@ -20,6 +20,7 @@ import requests
 import uvicorn
 from keyring.backends import fail
 from keyrings.alt.file import PlaintextKeyring
+
 from somnium_server.cli import uvicorn_config
 from somnium_server.config import Settings
 from somnium_server.signin.config import ProviderConfig, SigninConfig

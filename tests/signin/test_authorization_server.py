@@ -277,7 +277,7 @@ def test_the_same_person_is_the_same_user_and_keeps_a_changed_name(lobby: LiveLo
     assert bob["id"] != who["id"] and bob["display_name"] == "Player bob"
     bad = requests.patch(f"{lobby.url}/me", json={"display_name": "bell\x07"},
                          headers={"Authorization": f"Bearer {alice}"}, timeout=10)
-    assert bad.status_code == 400
+    assert bad.status_code == 422
     anonymous = requests.patch(f"{lobby.url}/me", json={"display_name": "x"}, timeout=10)
     assert anonymous.status_code == 401
 

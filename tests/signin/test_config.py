@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from somnium_server.config import load_settings
 from somnium_server.signin.config import SigninConfigError, load_signin_config
 

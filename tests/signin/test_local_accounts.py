@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 import requests
+
+from somnium_desktop.client.signin import SigninFlow, TokenSet
 from somnium_server.app import create_app
 from somnium_server.config import load_settings
 from somnium_server.signin.config import SigninConfigError, is_loopback_host
-
-from somnium_desktop.client.signin import SigninFlow, TokenSet
 
 from .conftest import StartLobby
 from .helpers import LiveLobby, OidcProvider, Person, lobby_settings, provider_config

@@ -14,11 +14,11 @@ from urllib.parse import parse_qs, urlencode
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
-from pydantic import Field
+from pydantic import BaseModel, Field, StringConstraints
 
 from ..config import Settings
 from ..context import current_user
-from ..errors import ApiError, responses
+from ..errors import ApiError, ErrorBody, responses
 from ..models import Strict, UserInfo
 from ..sessions import hash_token, issue_session
 from ..storage import Identity, Storage, User
@@ -103,11 +103,10 @@ Ctx = Annotated[Signin, Depends(_signin)]
 # ---------------------------------------------------------------------------------------------
 # The browser side.
 
-HTML_ANSWERS: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"text/html": {}}, "description": "a page for the person signing in"},
-    302: {"description": "on to the provider, or back to the app's loopback redirect_uri"},
-    400: {"content": {"text/html": {}}, "description": "refused; the page says why"},
-}
+# The browser routes are pages and redirects for a person, not part of the JSON API: they are
+# left out of the OpenAPI description and documented in docs/providers.md.
+BROWSER_ROUTE: dict[str, Any] = {"response_class": Response, "include_in_schema": False}
+
 
 
 def _to_app(req: AuthRequest, **params: str) -> RedirectResponse:
@@ -137,8 +136,7 @@ EXPIRED_PAGE_TEXT = (
 @router.get(
     "/auth/authorize",
     summary="Start a sign-in in the browser (OAuth 2.0 authorization endpoint, RFC 8252 + 7636)",
-    response_class=Response,
-    responses=HTML_ANSWERS,
+    **BROWSER_ROUTE,
 )
 async def authorize(
     request: Request,
@@ -217,9 +215,7 @@ async def _start_login(
 @router.get(
     "/auth/login/{provider}",
     summary="The person chose a provider on the choice page",
-    response_class=Response,
-    responses={**HTML_ANSWERS,
-               404: {"content": {"text/html": {}}, "description": "no such provider"}},
+    **BROWSER_ROUTE,
 )
 async def choose_provider(
     request: Request,
@@ -238,8 +234,7 @@ async def choose_provider(
 @router.get(
     "/auth/callback/{provider}",
     summary="Where the OpenID provider sends the person back (our redirect URI there)",
-    response_class=Response,
-    responses=HTML_ANSWERS,
+    **BROWSER_ROUTE,
 )
 async def provider_callback(
     request: Request,
@@ -277,25 +272,16 @@ async def provider_callback(
     return await _issue_code(signin, pending, user)
 
 
-class LocalName(Strict):
-    request: str = Field(min_length=1, max_length=64)
-    name: str = Field(min_length=1, max_length=MAX_NAME)
-
-
 @router.post(
     "/auth/local",
     summary="Sign in with a local account: a name only (loopback servers that enable it)",
-    response_class=Response,
-    responses={**HTML_ANSWERS,
-               404: {"content": {"text/html": {}}, "description": "local accounts not offered"}},
-    openapi_extra={"requestBody": {"required": True, "content": {
-        "application/x-www-form-urlencoded": {"schema": LocalName.model_json_schema()}}}},
+    **BROWSER_ROUTE,
 )
 async def local_account(request: Request, signin: Ctx) -> Response:
     if not signin.local_enabled(request):
         return pages.error_page("Local accounts are not offered by this server.", 404)
     try:
-        form = await _form(request)
+        form = await _form(request, frozenset({"request", "name"}))
     except OAuthError as error:
         return pages.error_page(error.description)
     req = await _request_of_this_browser(request, signin, form.get("request", ""))
@@ -311,11 +297,13 @@ async def local_account(request: Request, signin: Ctx) -> Response:
 
 
 def clean_name(raw: str) -> str | None:
-    """A display name: trimmed, 1-40 characters, no control characters; None if unusable."""
-    name = " ".join(raw.split())
+    """A display name: format characters dropped, spaces collapsed, 1-40 characters and no
+    control characters; None if unusable."""
+    kept = "".join(ch for ch in raw if unicodedata.category(ch) != "Cf")
+    name = " ".join(kept.split())
     if not 0 < len(name) <= MAX_NAME:
         return None
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
         return None
     return name
 
@@ -365,14 +353,17 @@ class OAuthError(Exception):
         self.status = status
 
     def response(self) -> JSONResponse:
+        # RFC 6749's members, plus `message` so that it is the server's ErrorBody too.
         return JSONResponse(
-            {"error": self.error, "error_description": self.description},
+            {"error": self.error, "error_description": self.description,
+             "message": self.description},
             status_code=self.status, headers=pages.NO_STORE,
         )
 
 
-async def _form(request: Request) -> dict[str, str]:
-    """A small application/x-www-form-urlencoded body; a repeated field is refused."""
+async def _form(request: Request, known: frozenset[str]) -> dict[str, str]:
+    """A small application/x-www-form-urlencoded body; a known parameter given twice is refused
+    (RFC 6749 section 3.2), unknown ones are ignored."""
     if not request.headers.get("content-type", "").startswith(
         "application/x-www-form-urlencoded"
     ):
@@ -384,9 +375,10 @@ async def _form(request: Request) -> dict[str, str]:
         fields = parse_qs(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False)
     except (UnicodeDecodeError, ValueError):
         raise OAuthError("invalid_request", "the body is not a valid form") from None
-    if any(len(values) > 1 for values in fields.values()):
-        raise OAuthError("invalid_request", "a parameter is repeated")
-    return {key: values[0] for key, values in fields.items()}
+    repeated = sorted(key for key in known if len(fields.get(key, ())) > 1)
+    if repeated:
+        raise OAuthError("invalid_request", f"repeated: {', '.join(repeated)}")
+    return {key: fields[key][0] for key in known if key in fields}
 
 
 class TokenAnswer(Strict):
@@ -396,7 +388,9 @@ class TokenAnswer(Strict):
     refresh_token: str = Field(description="single use: each refresh answers a new one")
 
 
-class TokenForm(Strict):
+class TokenForm(BaseModel):
+    """Other parameters are ignored (RFC 6749 section 3.2)."""
+
     grant_type: str = Field(description="authorization_code or refresh_token")
     client_id: str = Field(description=f"always {CLIENT_ID}")
     code: str | None = None
@@ -405,24 +399,25 @@ class TokenForm(Strict):
     refresh_token: str | None = None
 
 
-OAUTH_ERROR = {"content": {"application/json": {"schema": {
-    "type": "object", "required": ["error"],
-    "properties": {"error": {"type": "string"}, "error_description": {"type": "string"}},
-}}}}
+def oauth_errors(status: int, description: str) -> dict[int | str, dict[str, Any]]:
+    """An RFC 6749 error answer, which is also an ErrorBody (see OAuthError.response)."""
+    return {status: {"model": ErrorBody,
+                     "description": f"{description} (RFC 6749 `error`, `error_description`)"}}
 
 
 @router.post(
     "/auth/token",
     summary="Trade a code (with its PKCE verifier) or a refresh token for tokens (RFC 6749)",
     response_model=TokenAnswer,
-    responses={400: {**OAUTH_ERROR, "description": "invalid_grant, invalid_request, ..."},
-               401: {**OAUTH_ERROR, "description": "invalid_client: not the Somnium app"}},
+    responses={**oauth_errors(400, "invalid_grant, invalid_request, unsupported_grant_type"),
+               **oauth_errors(401, "invalid_client: not the Somnium app"),
+               **responses(413)},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/x-www-form-urlencoded": {"schema": TokenForm.model_json_schema()}}}},
 )
 async def token(request: Request, signin: Ctx) -> Response:
     try:
-        form = await _form(request)
+        form = await _form(request, frozenset(TokenForm.model_fields))
         if form.get("client_id") != CLIENT_ID:
             raise OAuthError("invalid_client", f"unknown client: only {CLIENT_ID}", 401)
         grant_type = form.get("grant_type", "")
@@ -496,7 +491,7 @@ async def _revoke_family(signin: Signin, family_id: str) -> None:
         await signin.storage.delete_session(session_hash)
 
 
-class RevokeForm(Strict):
+class RevokeForm(BaseModel):
     token: str = Field(min_length=1)
     token_type_hint: str | None = None
     client_id: str | None = None
@@ -505,14 +500,14 @@ class RevokeForm(Strict):
 @router.post(
     "/auth/revoke",
     summary="Sign out: revoke a refresh or access token and everything issued with it (RFC 7009)",
-    responses={200: {"description": "revoked, or was not valid anyway"},
-               400: {**OAUTH_ERROR, "description": "no token given"}},
+    responses={200: {"description": "revoked, or was not valid anyway: an empty object"},
+               **oauth_errors(400, "invalid_request: no token given"), **responses(413)},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/x-www-form-urlencoded": {"schema": RevokeForm.model_json_schema()}}}},
 )
 async def revoke(request: Request, signin: Ctx) -> Response:
     try:
-        form = await _form(request)
+        form = await _form(request, frozenset(RevokeForm.model_fields))
         presented = form.get("token", "")
         if not presented:
             raise OAuthError("invalid_request", "token is missing")
@@ -524,16 +519,21 @@ async def revoke(request: Request, signin: Ctx) -> Response:
         await signin.storage.delete_session(hash_token(presented))
     if family is not None:
         await _revoke_family(signin, family)
-    return Response(status_code=200, headers=pages.NO_STORE)
+    return JSONResponse({}, headers=pages.NO_STORE)
 
 
 # ---------------------------------------------------------------------------------------------
 # The display name.
 
 
+# At least one visible character, no control characters.
+VISIBLE_NAME = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+
+
 class Rename(Strict):
-    display_name: str = Field(min_length=1, max_length=MAX_NAME,
-                              description="the name other players see")
+    display_name: Annotated[
+        str, StringConstraints(min_length=1, max_length=MAX_NAME, pattern=VISIBLE_NAME)
+    ] = Field(description="the name other players see")
 
 
 @router.patch(
