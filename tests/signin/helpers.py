@@ -8,7 +8,6 @@ import re
 import shutil
 import subprocess
 import threading
-import time
 from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,39 +16,21 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 import keyring.backend
 import requests
-import uvicorn
 from keyring.backends import fail
 from keyrings.alt.file import PlaintextKeyring
 
-from somnium_server.cli import uvicorn_config
 from somnium_server.config import Settings
 from somnium_server.signin.config import ProviderConfig, SigninConfig
+
+from ..server.helpers import LiveServer
+
+# The lobby server's own test server: real uvicorn on 127.0.0.1 and a free port.
+LiveLobby = LiveServer
 
 OIDC_DIR = Path(__file__).resolve().parent.parent / "oidc"
 CLIENT_ID = "somnium-lobby"
 CLIENT_SECRET = "lobby-secret-for-the-sign-in-tests-0123456789"
 TIMEOUT = 10.0
-
-
-class LiveLobby:
-    """A real lobby server (uvicorn, SQLite file) on 127.0.0.1 and a free port, in a thread."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.server = uvicorn.Server(uvicorn_config(settings))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + TIMEOUT
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the lobby server did not start")
-            time.sleep(0.01)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(TIMEOUT)
 
 
 def lobby_settings(database: Path, *providers: ProviderConfig, **changes: Any) -> Settings:

@@ -29,7 +29,7 @@ def authorize_url(lobby: LiveLobby, verifier: str, redirect_uri: str = APP_REDIR
         "state": "app-state", "code_challenge": code_challenge(verifier),
         "code_challenge_method": "S256", **changes,
     }
-    return f"{lobby.url}/auth/authorize?{urlencode(params)}"
+    return f"{lobby.base}/auth/authorize?{urlencode(params)}"
 
 
 def get_code(lobby: LiveLobby, verifier: str, redirect_uri: str = APP_REDIRECT) -> str:
@@ -44,20 +44,20 @@ def get_code(lobby: LiveLobby, verifier: str, redirect_uri: str = APP_REDIRECT) 
 
 def exchange(lobby: LiveLobby, code: str, verifier: str,
              redirect_uri: str = APP_REDIRECT) -> requests.Response:
-    return requests.post(f"{lobby.url}/auth/token", timeout=10, data={
+    return requests.post(f"{lobby.base}/auth/token", timeout=10, data={
         "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri,
         "client_id": CLIENT_ID, "code_verifier": verifier,
     })
 
 
 def refresh(lobby: LiveLobby, refresh_token: str) -> requests.Response:
-    return requests.post(f"{lobby.url}/auth/token", timeout=10, data={
+    return requests.post(f"{lobby.base}/auth/token", timeout=10, data={
         "grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": CLIENT_ID,
     })
 
 
 def me(lobby: LiveLobby, access_token: str) -> int:
-    return requests.get(f"{lobby.url}/me", timeout=10,
+    return requests.get(f"{lobby.base}/me", timeout=10,
                         headers={"Authorization": f"Bearer {access_token}"}).status_code
 
 
@@ -205,7 +205,7 @@ def test_the_provider_callback_works_once_and_only_in_the_browser_that_started(
 
 def test_a_reused_refresh_token_revokes_the_whole_family(lobby: LiveLobby) -> None:
     person = Person("alice")
-    first = SigninFlow(lobby.url, open_browser=person, timeout=20).run()
+    first = SigninFlow(lobby.base, open_browser=person, timeout=20).run()
     person.join()
     second = refresh(lobby, first.refresh_token).json()
     assert second["refresh_token"] != first.refresh_token
@@ -218,7 +218,7 @@ def test_a_reused_refresh_token_revokes_the_whole_family(lobby: LiveLobby) -> No
     assert me(lobby, first.access_token) == 401
     # Another sign-in of the same person is a separate family and still works.
     other = Person("alice")
-    fresh = SigninFlow(lobby.url, open_browser=other, timeout=20).run()
+    fresh = SigninFlow(lobby.base, open_browser=other, timeout=20).run()
     other.join()
     assert me(lobby, fresh.access_token) == 200
 
@@ -226,20 +226,20 @@ def test_a_reused_refresh_token_revokes_the_whole_family(lobby: LiveLobby) -> No
 @pytest.mark.parametrize("which", ["refresh", "access"])
 def test_revoke_signs_out_with_either_token(lobby: LiveLobby, which: str) -> None:
     person = Person("alice")
-    tokens = SigninFlow(lobby.url, open_browser=person, timeout=20).run()
+    tokens = SigninFlow(lobby.base, open_browser=person, timeout=20).run()
     person.join()
     token = tokens.refresh_token if which == "refresh" else tokens.access_token
-    answer = requests.post(f"{lobby.url}/auth/revoke", timeout=10,
+    answer = requests.post(f"{lobby.base}/auth/revoke", timeout=10,
                            data={"token": token, "client_id": CLIENT_ID})
     assert answer.status_code == 200
     assert me(lobby, tokens.access_token) == 401
     assert refresh(lobby, tokens.refresh_token).json()["error"] == "invalid_grant"
-    unknown = requests.post(f"{lobby.url}/auth/revoke", timeout=10, data={"token": "nope"})
+    unknown = requests.post(f"{lobby.base}/auth/revoke", timeout=10, data={"token": "nope"})
     assert unknown.status_code == 200
 
 
 def test_the_token_endpoint_refuses_bad_requests(lobby: LiveLobby) -> None:
-    url = f"{lobby.url}/auth/token"
+    url = f"{lobby.base}/auth/token"
     wrong_client = requests.post(url, timeout=10, data={
         "grant_type": "refresh_token", "refresh_token": "x", "client_id": "other"})
     assert wrong_client.status_code == 401
@@ -258,27 +258,27 @@ def test_the_token_endpoint_refuses_bad_requests(lobby: LiveLobby) -> None:
 def test_the_same_person_is_the_same_user_and_keeps_a_changed_name(lobby: LiveLobby) -> None:
     def sign_in(login: str) -> str:
         person = Person(login)
-        tokens = SigninFlow(lobby.url, open_browser=person, timeout=20).run()
+        tokens = SigninFlow(lobby.base, open_browser=person, timeout=20).run()
         person.join()
         return tokens.access_token
 
     alice = sign_in("alice")
-    who = requests.get(f"{lobby.url}/me", timeout=10,
+    who = requests.get(f"{lobby.base}/me", timeout=10,
                        headers={"Authorization": f"Bearer {alice}"}).json()
-    renamed = requests.patch(f"{lobby.url}/me", json={"display_name": "  Alice   the Bold "},
+    renamed = requests.patch(f"{lobby.base}/me", json={"display_name": "  Alice   the Bold "},
                              headers={"Authorization": f"Bearer {alice}"}, timeout=10)
     assert renamed.status_code == 200
     assert renamed.json() == {"id": who["id"], "display_name": "Alice the Bold"}
-    again = requests.get(f"{lobby.url}/me", timeout=10,
+    again = requests.get(f"{lobby.base}/me", timeout=10,
                          headers={"Authorization": f"Bearer {sign_in('alice')}"}).json()
     assert again == {"id": who["id"], "display_name": "Alice the Bold"}
-    bob = requests.get(f"{lobby.url}/me", timeout=10,
+    bob = requests.get(f"{lobby.base}/me", timeout=10,
                        headers={"Authorization": f"Bearer {sign_in('bob')}"}).json()
     assert bob["id"] != who["id"] and bob["display_name"] == "Player bob"
-    bad = requests.patch(f"{lobby.url}/me", json={"display_name": "bell\x07"},
+    bad = requests.patch(f"{lobby.base}/me", json={"display_name": "bell\x07"},
                          headers={"Authorization": f"Bearer {alice}"}, timeout=10)
     assert bad.status_code == 422
-    anonymous = requests.patch(f"{lobby.url}/me", json={"display_name": "x"}, timeout=10)
+    anonymous = requests.patch(f"{lobby.base}/me", json={"display_name": "x"}, timeout=10)
     assert anonymous.status_code == 401
 
 

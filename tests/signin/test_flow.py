@@ -28,7 +28,7 @@ def test_sign_in_through_the_provider_gives_a_working_session(
     lobby: LiveLobby, oidc: OidcProvider
 ) -> None:
     person = StrayThenPerson("alice")
-    flow = SigninFlow(lobby.url, open_browser=person, timeout=20)
+    flow = SigninFlow(lobby.base, open_browser=person, timeout=20)
     tokens = flow.run()
     person.join()
     assert person.strays == [404, 400]  # Answered, and the flow went on.
@@ -39,7 +39,7 @@ def test_sign_in_through_the_provider_gives_a_working_session(
     # The browser was told only after the app had its tokens.
     assert person.final is not None and person.final.status_code == 200
     assert "Signed in — return to Somnium" in person.final.text
-    session = AuthSession(lobby.url, MemoryStore())
+    session = AuthSession(lobby.base, MemoryStore())
     session.adopt(tokens)
     me = session.request("GET", "/me")
     assert me.status_code == 200
@@ -47,6 +47,6 @@ def test_sign_in_through_the_provider_gives_a_working_session(
     game = session.request("POST", "/games", json={"name": "First table", "opponent": "person"})
     assert game.status_code == 201, game.text
     # Without the token, the same request is refused.
-    anonymous = requests.post(f"{lobby.url}/games", json={"name": "x", "opponent": "person"},
+    anonymous = requests.post(f"{lobby.base}/games", json={"name": "x", "opponent": "person"},
                               timeout=10)
     assert anonymous.status_code == 401

@@ -40,9 +40,9 @@ def test_a_good_token_from_the_same_issuer_is_accepted(
     rogue: RogueIssuer, rogue_lobby: LiveLobby
 ) -> None:
     person = Person()
-    tokens = SigninFlow(rogue_lobby.url, open_browser=person, timeout=20).run()
+    tokens = SigninFlow(rogue_lobby.base, open_browser=person, timeout=20).run()
     person.join()
-    me = person.http.get(f"{rogue_lobby.url}/me", timeout=10,
+    me = person.http.get(f"{rogue_lobby.base}/me", timeout=10,
                          headers={"Authorization": f"Bearer {tokens.access_token}"})
     assert me.json()["display_name"] == "Rogue Player"
     assert [subject for subject, _ in identities(rogue_lobby, rogue.issuer)] == ["rogue-user"]
@@ -69,7 +69,7 @@ def test_a_bad_id_token_ends_the_sign_in_with_nobody_signed_in(
     before = rogue.token_requests
     person = Person()
     with pytest.raises(SigninRejected) as refused:
-        SigninFlow(rogue_lobby.url, open_browser=person, timeout=20).run()
+        SigninFlow(rogue_lobby.base, open_browser=person, timeout=20).run()
     person.join()
     assert rogue.token_requests == before + 1  # The code really was exchanged, then refused.
     assert refused.value.error == "access_denied"

@@ -18,13 +18,13 @@ from .helpers import LiveLobby, OidcProvider, Person, lobby_settings, provider_c
 
 
 def sign_in(lobby: LiveLobby, person: Person) -> TokenSet:
-    tokens = SigninFlow(lobby.url, open_browser=person, timeout=20).run()
+    tokens = SigninFlow(lobby.base, open_browser=person, timeout=20).run()
     person.join()
     return tokens
 
 
 def me(lobby: LiveLobby, tokens: TokenSet) -> dict[str, str]:
-    answer = requests.get(f"{lobby.url}/me", timeout=10,
+    answer = requests.get(f"{lobby.base}/me", timeout=10,
                           headers={"Authorization": f"Bearer {tokens.access_token}"})
     result: dict[str, str] = answer.json()
     return result
@@ -61,7 +61,7 @@ def test_not_offered_unless_enabled(oidc: OidcProvider, start_lobby: StartLobby)
     person = Person("erin")
     sign_in(lobby, person)
     assert not any("Local account" in page.text for page in person.pages)
-    post = requests.post(f"{lobby.url}/auth/local", data={"request": "x", "name": "Eve"},
+    post = requests.post(f"{lobby.base}/auth/local", data={"request": "x", "name": "Eve"},
                          timeout=10)
     assert post.status_code == 404
 
@@ -69,7 +69,7 @@ def test_not_offered_unless_enabled(oidc: OidcProvider, start_lobby: StartLobby)
 def test_a_bad_name_is_asked_again(start_lobby: StartLobby) -> None:
     lobby = start_lobby(local_accounts=True)
     person = Person(local_name="x" * 41, stop_at_app=True)
-    flow = SigninFlow(lobby.url, open_browser=person, timeout=0.5)
+    flow = SigninFlow(lobby.base, open_browser=person, timeout=0.5)
     page = person.walk(flow.start())
     assert page is not None and page.status_code == 400
     assert "1 to 40 printable characters" in page.text

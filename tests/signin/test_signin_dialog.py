@@ -79,7 +79,7 @@ def test_a_sign_in_through_the_dialog_brings_the_window_back(
     qtbot.addWidget(window)
     window.show()
     person = Person("frank")
-    dialog = SigninDialog(lobby.url, window, open_browser=person, timeout=30)
+    dialog = SigninDialog(lobby.base, window, open_browser=person, timeout=30)
     with qtbot.waitSignal(dialog.signed_in, timeout=15000) as signal:
         dialog.show()
     person.join()
