@@ -1,0 +1,149 @@
+"""An offline game: the engine and a computer player in process, the human at one seat."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer
+
+from ..game.actions import Action
+from ..game.bots import Bot
+from ..game.errors import IllegalAction
+from ..game.events import Event
+from ..game.state import GameState, apply, new_game
+from ..game.view import View, view_of
+from .source import TableSource
+
+BOT_PACE_MS = 600  # between the computer's actions, so the player can follow them
+
+
+def new_seed() -> int:
+    """A fresh game seed (32 bits, shown as the game id)."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+class OfflineGame(TableSource):
+    """A game against the computer: the human's actions apply at once, the bot's are paced."""
+
+    def __init__(
+        self,
+        make_bot: Callable[[int], Bot],
+        *,
+        level_label: str = "",
+        seed: int | None = None,
+        human_seat: int = 0,
+        pace_ms: int = BOT_PACE_MS,
+        human_name: str = "You",
+        deal: Callable[[int], GameState] = new_game,
+        parent: QObject | None = None,
+    ) -> None:
+        """`make_bot` and `deal` turn a seed into the computer player and the game's start."""
+        super().__init__(parent)
+        self._make_bot = make_bot
+        self._deal = deal
+        self._level_label = level_label
+        self._human = human_seat
+        self._pace_ms = pace_ms
+        self._human_name = human_name
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._bot_turn)
+        self._closed = False
+        self._state, self._view, self._bot, self._seed = self._fresh(seed)
+
+    def _fresh(self, seed: int | None) -> tuple[GameState, View, Bot, int]:
+        seed = new_seed() if seed is None else seed
+        state = self._deal(seed)
+        return state, view_of(state), self._make_bot(seed), seed
+
+    def start(self) -> None:
+        """Show the first view and let the computer move if it goes first."""
+        self.started.emit()
+        self.view_changed.emit(self._view)
+        self._schedule_bot()
+
+    # Identity.
+    @property
+    def game_name(self) -> str:
+        level = f" ({self._level_label})" if self._level_label else ""
+        return f"Offline: you against the computer{level}"
+
+    @property
+    def game_id(self) -> str:
+        return f"{self._seed:08x}"
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def names(self) -> tuple[str, str]:
+        bot = "Computer"
+        return (self._human_name, bot) if self._human == 0 else (bot, self._human_name)
+
+    @property
+    def my_seat(self) -> int:
+        return self._human
+
+    @property
+    def bot_seat(self) -> int:
+        return 1 - self._human
+
+    @property
+    def view(self) -> View:
+        return self._view
+
+    @property
+    def can_rematch(self) -> bool:
+        return True
+
+    @property
+    def pace_ms(self) -> int:
+        return self._pace_ms
+
+    def set_pace(self, pace_ms: int) -> None:
+        """Change the pause before each of the computer's actions."""
+        self._pace_ms = max(0, pace_ms)
+
+    # Actions.
+    def act(self, action: Action) -> None:
+        if self._closed:
+            return
+        try:
+            self._apply(self._human, action)
+        except IllegalAction as refused:
+            self.error.emit(f"Not allowed: {refused}.")
+            return
+        self._schedule_bot()
+
+    def rematch(self) -> None:
+        if self._closed:
+            return
+        self._timer.stop()
+        self._state, self._view, self._bot, self._seed = self._fresh(None)
+        self.start()
+
+    def close(self) -> None:
+        self._closed = True
+        self._timer.stop()
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self._state, events = apply(self._state, seat, action)
+        self._view = view_of(self._state)
+        self._emit(events)
+
+    def _emit(self, events: list[Event]) -> None:
+        self.events.emit(events)
+        self.view_changed.emit(self._view)
+
+    def _schedule_bot(self) -> None:
+        if not self._closed and not self._state.over and self._state.turn == self.bot_seat:
+            self._timer.start(self._pace_ms)
+
+    def _bot_turn(self) -> None:
+        if self._closed or self._state.over or self._state.turn != self.bot_seat:
+            return
+        action = self._bot.choose(self._view, self.bot_seat)
+        self._apply(self.bot_seat, action)
+        self._schedule_bot()
