@@ -63,7 +63,7 @@ class MainWindow(QMainWindow):
             self.resize(1280, 800)
 
     def _make_menus(self) -> None:
-        game = self.menuBar().addMenu("&Game")
+        game = self.game_menu = self.menuBar().addMenu("&Game")
         self.new_game_action = QAction("&New offline game", self)
         self.new_game_action.setShortcut(QKeySequence.StandardKey.New)
         self.new_game_action.triggered.connect(lambda: self.start_offline(self.panel.level_key()))
