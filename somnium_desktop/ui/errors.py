@@ -1,4 +1,4 @@
-"""Logging to the platform's log folder, and a dialog for unhandled exceptions."""
+"""Logging to the platform's log folder, and a hook that shows unhandled exceptions."""
 
 from __future__ import annotations
 
@@ -6,23 +6,18 @@ import logging
 import sys
 import traceback
 from collections.abc import Callable
-from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (
-    QApplication,
-    QDialog,
-    QDialogButtonBox,
-    QLabel,
-    QPlainTextEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication
 
 from .settings import APPLICATION, ORGANIZATION
+
+if TYPE_CHECKING:
+    from logging.handlers import RotatingFileHandler
+
+    from .error_dialog import ErrorDialog
 
 log = logging.getLogger("somnium_desktop")
 LOG_FILE = "somnium.log"
@@ -30,13 +25,15 @@ LOG_FILE = "somnium.log"
 
 def log_dir() -> Path:
     """Where the app writes its log (e.g. ~/.local/state/Somnium Desktop/log on Linux)."""
-    import platformdirs
+    import platformdirs  # (lazy, like the other imports below: start-up stays lean)
 
     return Path(platformdirs.user_log_dir(APPLICATION, ORGANIZATION))
 
 
 def setup_logging(folder: Path | None = None) -> RotatingFileHandler:
     """Log to a rotating file in `folder` (the platform's log folder by default)."""
+    from logging.handlers import RotatingFileHandler
+
     folder = log_dir() if folder is None else folder
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / LOG_FILE
@@ -46,37 +43,6 @@ def setup_logging(folder: Path | None = None) -> RotatingFileHandler:
     root.addHandler(handler)
     root.setLevel(logging.INFO)
     return handler
-
-
-class ErrorDialog(QDialog):
-    """Says something went wrong, with the details to copy into a bug report."""
-
-    def __init__(self, details: str, log_path: Path | None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Somnium hit a problem")
-        self.setAccessibleName("Error details")
-        layout = QVBoxLayout(self)
-        where = f" They are also in the log, {log_path}." if log_path else ""
-        message = QLabel(
-            "Something went wrong inside Somnium. Your game may go on, but if it misbehaves, "
-            f"restart the app. Please copy the details below into a bug report.{where}"
-        )
-        message.setWordWrap(True)
-        self.details = QPlainTextEdit(details)
-        self.details.setReadOnly(True)
-        self.details.setAccessibleName("Error details")
-        self.details.setMinimumSize(560, 220)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.copy = QPushButton("&Copy details")
-        buttons.addButton(self.copy, QDialogButtonBox.ButtonRole.ActionRole)
-        self.copy.clicked.connect(self.copy_details)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(message)
-        layout.addWidget(self.details)
-        layout.addWidget(buttons)
-
-    def copy_details(self) -> None:
-        QGuiApplication.clipboard().setText(self.details.toPlainText())
 
 
 class ExceptionHandler:
@@ -109,6 +75,8 @@ class ExceptionHandler:
         if QApplication.instance() is None:
             sys.__excepthook__(kind, value, tb)
             return
+        from .error_dialog import ErrorDialog
+
         dialog = ErrorDialog(details, self.log_path, QApplication.activeWindow())
         dialog.finished.connect(lambda _result: self._forget(dialog))
         self.dialogs.append(dialog)

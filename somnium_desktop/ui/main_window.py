@@ -92,14 +92,16 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self.keys_action)
 
     # ----- offline play -----
-    def start_offline(self, level: str | None = None) -> OfflineGame | None:
+    def start_offline(
+        self, level: str | None = None, seed: int | None = None
+    ) -> OfflineGame | None:
         """Start a new game against the computer at `level` (the panel's pick by default)."""
         key = level or self.panel.level_key()
         chosen = next((entry for entry in self.panel.levels if entry.key == key), None)
         if chosen is None:
             return None
         self.settings.level = chosen.key
-        game = OfflineGame(chosen.make, level_label=chosen.label, pace_ms=self._pace())
+        game = OfflineGame(chosen.make, level_label=chosen.label, seed=seed, pace_ms=self._pace())
         self._replace_source(game)
         game.start()
         self.table.view.setFocus()
@@ -122,7 +124,7 @@ class MainWindow(QMainWindow):
             self.source.set_pace(self._pace())
 
     def open_settings(self) -> None:
-        from .settings_dialog import SettingsDialog
+        from .settings_dialog import SettingsDialog  # (lazy: not needed at start-up)
 
         dialog = SettingsDialog(self.settings, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -198,8 +198,7 @@ class TableScene(QGraphicsScene):
         self.resyncs = 0  # how often a view disagreed with the piles and they were rebuilt
         self.stealable: tuple[Suit, ...] = ()
         self.focus_suit: Suit | None = None
-        self._build_furniture()
-        self.relayout(QSize(800, 500), 1.0)
+        self._build_furniture()  # pixmaps come with the first relayout, at the view's size
 
     # ----- furniture: pile outlines, suit emblems, labels, steal highlights -----
     def _build_furniture(self) -> None:
@@ -216,12 +215,17 @@ class TableScene(QGraphicsScene):
                 emblem.setOpacity(0.35)
                 emblem.setZValue(1)
                 self.addItem(emblem)
-        self._glows = [self._outline(QPen(ACCENT, 2.5), QBrush(QColor(244, 201, 93, 55)))
+        # A steal lights up a suit slot: a soft glow behind its cards, a gold rim above them.
+        self._glows = [self._outline(QPen(Qt.PenStyle.NoPen), QBrush(QColor(244, 201, 93, 70)))
                        for _ in Suit]
-        for glow in self._glows:
-            glow.setZValue(900)
-            glow.setCursor(Qt.CursorShape.PointingHandCursor)
+        self._rims = [self._outline(QPen(ACCENT, 2.5), QBrush(Qt.BrushStyle.NoBrush))
+                      for _ in Suit]
+        for glow, rim in zip(self._glows, self._rims, strict=True):
+            glow.setZValue(5)
+            rim.setZValue(900)
+            rim.setCursor(Qt.CursorShape.PointingHandCursor)
             glow.setVisible(False)
+            rim.setVisible(False)
         self._focus_ring = self._outline(QPen(QColor("#ffffff"), 3.0, Qt.PenStyle.DashLine),
                                          QBrush(Qt.BrushStyle.NoBrush))
         self._focus_ring.setZValue(901)
@@ -276,6 +280,7 @@ class TableScene(QGraphicsScene):
         for suit in Suit:
             rect = geo.slot_rect(suit, True).adjusted(-pad / 2, -pad / 2, pad / 2, pad / 2)
             self._glows[suit].setPath(_rounded(rect, radius * 1.4))
+            self._rims[suit].setPath(_rounded(rect, radius * 1.4))
         font = QFont()
         font.setPixelSize(max(9, round(geo.card_w * 0.17)))
         for label in (self.deck_label, self.specials_label, self.discard_label):
@@ -304,9 +309,10 @@ class TableScene(QGraphicsScene):
     def set_deck_info(
         self, count: int, fools: int | None = None, death: bool | None = None
     ) -> None:
-        self.deck_label.setText(f"{count} in deck" if count != 1 else "1 card left")
+        self.deck_label.setText(f"{count} cards left" if count != 1 else "1 card left")
         if fools is not None and death is not None:
-            self.specials_label.setText(f"Fools {fools} · {'Death in' if death else 'no Death'}")
+            fool_text = {0: "no Fools", 1: "1 Fool"}.get(fools, f"{fools} Fools")
+            self.specials_label.setText(f"{fool_text} · {'Death in' if death else 'no Death'}")
         self.discard_label.setText(f"Discard {len(self.discard_pile)}")
         self._place_labels()
 
@@ -640,6 +646,7 @@ class TableScene(QGraphicsScene):
         self.focus_suit = focus if focus in self.stealable else None
         for suit in Suit:
             self._glows[suit].setVisible(suit in self.stealable)
+            self._rims[suit].setVisible(suit in self.stealable)
         self._show_focus()
 
     def _show_focus(self) -> None:

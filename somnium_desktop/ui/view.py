@@ -8,7 +8,6 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
-    QImage,
     QPainter,
     QPixmap,
     QRadialGradient,
@@ -57,36 +56,41 @@ class TableView(QGraphicsView):
 
 
 def felt(size: QSize, ratio: float) -> QPixmap:
-    """The table's cloth: a deep violet glow fading to night blue, a fine grain, faint stars."""
+    """The table's cloth: a deep violet glow fading to night blue, under faint stars."""
     pixmap = QPixmap(round(size.width() * ratio), round(size.height() * ratio))
     pixmap.setDevicePixelRatio(ratio)
     w, h = size.width(), size.height()
     painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     glow = QRadialGradient(QPointF(w * 0.5, h * 0.48), max(w, h) * 0.75)
     glow.setColorAt(0.0, QColor("#3d3478"))
     glow.setColorAt(0.45, QColor("#251f52"))
     glow.setColorAt(1.0, QColor("#0c0b22"))
     painter.fillRect(QRectF(0, 0, w, h), glow)
-    painter.drawTiledPixmap(QRectF(0, 0, w, h), QPixmap.fromImage(_grain()))
-    rng = random.Random(7)  # the same sky every time
-    painter.setPen(Qt.PenStyle.NoPen)
-    for _ in range(max(40, w * h // 9000)):
-        x, y = rng.uniform(0, w), rng.uniform(0, h)
-        radius = rng.choice((0.6, 0.8, 1.0, 1.3))
-        painter.setBrush(QColor(230, 225, 255, rng.randint(25, 90)))
-        painter.drawEllipse(QPointF(x, y), radius, radius)
+    painter.drawTiledPixmap(QRectF(0, 0, w, h), _stars())
     painter.end()
     return pixmap
 
 
-def _grain() -> QImage:
-    """A small tile of soft noise that gives the cloth a woven feel."""
-    size = 96
-    rng = random.Random(3)
-    data = bytearray()
-    for _ in range(size * size):
-        value = rng.randint(0, 255)
-        data += bytes((value, value, value, 9))  # nearly transparent
-    image = QImage(bytes(data), size, size, size * 4, QImage.Format.Format_RGBA8888)
-    return image.copy()
+_TILES: dict[str, QPixmap] = {}
+TILE = 384
+
+
+def _stars() -> QPixmap:
+    """A seamless tile of faint stars, made once."""
+    tile = _TILES.get("stars")
+    if tile is not None:
+        return tile
+    rng = random.Random(7)  # the same sky every time
+    tile = QPixmap(TILE, TILE)
+    tile.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(tile)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    for _ in range(22):
+        x, y = rng.uniform(2, TILE - 2), rng.uniform(2, TILE - 2)
+        radius = rng.choice((0.6, 0.8, 1.0, 1.3))
+        painter.setBrush(QColor(230, 225, 255, rng.randint(25, 90)))
+        painter.drawEllipse(QPointF(x, y), radius, radius)
+    painter.end()
+    _TILES["stars"] = tile
+    return tile
