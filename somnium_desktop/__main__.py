@@ -35,6 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName("Somnium")
     app.setDesktopFileName("somnium-desktop")
 
+    import platformdirs
+    from PySide6.QtCore import QTimer
+
+    from .ui.cards import CardDeck
     from .ui.errors import ExceptionHandler, log, setup_logging
     from .ui.main_window import MainWindow
     from .ui.style import apply_style
@@ -43,13 +47,16 @@ def main(argv: list[str] | None = None) -> int:
     handler = ExceptionHandler(log_file)
     handler.install()
     apply_style(app)
-    window = MainWindow()
+    cache = Path(platformdirs.user_cache_dir(APPLICATION, ORGANIZATION)) / "cards"
+    deck = CardDeck(disk_cache=cache)  # the first paint needs no parsing of the art
+    window = MainWindow(deck=deck)
     if args.benchmark_startup:
         from .ui.startup_probe import StartupProbe
 
         probe = StartupProbe(window, _STARTED)
         probe.install()
     window.show()
+    QTimer.singleShot(100, deck.warm_up)  # parse the art once the window is up
     log.info("Somnium Desktop started")
     status = app.exec()
     handler.uninstall()

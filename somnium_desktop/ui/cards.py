@@ -9,10 +9,11 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
 from ..assets import deck_svg
+from ..card_ids import CARD_HEIGHT, CARD_WIDTH
 from ..game.cards import Card, Suit
 
 BACK = "back"
-DEFAULT_ASPECT = 5 / 7  # width / height when the art has no back to measure
+ASPECT = CARD_WIDTH / CARD_HEIGHT  # every card element of the art has these bounds
 
 # Fallback colours when the art lacks an element: one per suit, in suit order.
 SUIT_COLOURS = (
@@ -36,12 +37,17 @@ class CardDeck:
     Like KDE's libkcardgame: the renderer is made once, pixmaps are rendered at the device's
     pixel size and tagged with its ratio, so cards stay crisp on high-DPI screens. An element
     missing from the art (or missing art) is drawn as a plain fallback card instead.
+
+    With a `disk_cache` folder, what a new window shows first (the back and the suit emblems)
+    is also kept there as PNG files, so the next start-up paints the table without parsing the
+    art at all; the renderer is made when the first face is needed (or by warm_up()).
     """
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, disk_cache: Path | None = None) -> None:
         self._path = deck_svg() if path is None else path
         self._renderer: QSvgRenderer | None = None
         self._cache: dict[tuple[str, int, int, float], QPixmap] = {}
+        self._disk = _disk_folder(self._path, disk_cache) if disk_cache is not None else None
         self.renders = 0  # how many pixmaps were rendered (the cache's misses)
 
     @property
@@ -60,13 +66,17 @@ class CardDeck:
         renderer = self.renderer()
         return renderer.isValid() and renderer.elementExists(element)
 
+    def warm_up(self) -> None:
+        """Parse the art now (e.g. once the window is up), before the first face is needed."""
+        self.renderer()
+
+    @property
+    def parsed(self) -> bool:
+        return self._renderer is not None
+
     def aspect(self) -> float:
-        """Card width over height, from the back's bounds in the art."""
-        if self.has(BACK):
-            bounds = self.renderer().boundsOnElement(BACK)
-            if bounds.width() > 0 and bounds.height() > 0:
-                return bounds.width() / bounds.height()
-        return DEFAULT_ASPECT
+        """Card width over height (the art's card size, known without parsing it)."""
+        return ASPECT
 
     def pixmap(self, element: str, size: QSize, ratio: float = 1.0) -> QPixmap:
         """The element rendered to fill `size` (device-independent pixels) at `ratio`."""
@@ -74,6 +84,43 @@ class CardDeck:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
+        on_disk = self._disk_path(key)
+        if on_disk is not None and on_disk.is_file():
+            pixmap = QPixmap(str(on_disk))
+            if not pixmap.isNull():
+                pixmap.setDevicePixelRatio(ratio)
+                self._cache[key] = pixmap
+                return pixmap
+        pixmap = self._render(element, size, ratio)
+        self._cache[key] = pixmap
+        return pixmap
+
+    def save_start_up_pixmaps(self) -> None:
+        """Keep the back and the emblems now in memory on disk for the next start-up (at close).
+
+        Only the latest sizes are kept: the next window opens at the size this one had."""
+        if self._disk is None:
+            return
+        keys = [key for key in self._cache if self._disk_path(key) is not None]
+        try:
+            if self._disk.parent.is_dir():
+                for old in self._disk.parent.glob("*/*.png"):
+                    old.unlink()
+            self._disk.mkdir(parents=True, exist_ok=True)
+            for key in keys:
+                path = self._disk_path(key)
+                assert path is not None
+                self._cache[key].save(str(path), "PNG")
+        except OSError:
+            pass  # a cache, nothing more: the art will be parsed next time
+
+    def _disk_path(self, key: tuple[str, int, int, float]) -> Path | None:
+        element, width, height, ratio = key
+        if self._disk is None or not (element == BACK or element.startswith("emblem_")):
+            return None
+        return self._disk / f"{element}-{width}x{height}@{ratio:g}.png"
+
+    def _render(self, element: str, size: QSize, ratio: float) -> QPixmap:
         pixmap = QPixmap(max(1, round(size.width() * ratio)), max(1, round(size.height() * ratio)))
         pixmap.fill(Qt.GlobalColor.transparent)
         painter = QPainter(pixmap)
@@ -85,24 +132,31 @@ class CardDeck:
             _draw_fallback(painter, element, target)
         painter.end()
         pixmap.setDevicePixelRatio(ratio)
-        self._cache[key] = pixmap
         self.renders += 1
         return pixmap
 
     def card_pixmap(self, card: Card | None, size: QSize, ratio: float = 1.0) -> QPixmap:
         return self.pixmap(element_id(card), size, ratio)
 
-    def keep_only(self, size: QSize, ratio: float) -> None:
-        """Forget pixmaps of other sizes (after a resize); emblems and the like are kept."""
+    def keep_only(self, sizes: list[QSize], ratio: float) -> None:
+        """Forget pixmaps of other sizes or ratios (after a resize)."""
+        wanted = {(size.width(), size.height(), ratio) for size in sizes}
         self._cache = {
-            key: pixmap
-            for key, pixmap in self._cache.items()
-            if (key[1], key[2], key[3]) == (size.width(), size.height(), ratio)
-            or key[0].startswith("emblem_")
+            key: pixmap for key, pixmap in self._cache.items() if key[1:] in wanted
         }
 
     def cached(self) -> int:
         return len(self._cache)
+
+
+def _disk_folder(art: Path, cache: Path) -> Path:
+    """The art's own folder in the disk cache: a changed file gets a new one."""
+    try:
+        stat = art.stat()
+        stamp = f"{stat.st_size}-{stat.st_mtime_ns}"
+    except OSError:
+        stamp = "missing"
+    return cache / f"{art.stem}-{stamp}"
 
 
 def _draw_fallback(painter: QPainter, element: str, rect: QRectF) -> None:

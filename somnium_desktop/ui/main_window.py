@@ -141,5 +141,6 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.settings.store.setValue("window/geometry", self.saveGeometry())
         self.settings.sync()
+        self.table.deck.save_start_up_pixmaps()
         self._replace_source(None)
         super().closeEvent(event)

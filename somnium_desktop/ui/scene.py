@@ -257,7 +257,8 @@ class TableScene(QGraphicsScene):
         self._ratio = ratio
         geo = self.geometry = Geometry.fit(size.width(), size.height(), self._aspect)
         card = geo.card_size
-        self.card_deck.keep_only(card, ratio)
+        emblem_size = QSize(round(geo.card_w * 0.62), round(geo.card_w * 0.62))
+        self.card_deck.keep_only([card, emblem_size], ratio)
         shadow = shadow_pixmap(card, ratio)
         for item in self.items_:
             item.set_size(card, ratio, shadow)
@@ -268,7 +269,6 @@ class TableScene(QGraphicsScene):
         pad = geo.card_w * 0.1
         band = QRectF(geo.table_pos(0), geo.table_pos(SLOTS - 1) + QPointF(geo.card_w, geo.card_h))
         self._table_band.setPath(_rounded(band.adjusted(-pad, -pad, pad, pad), radius * 1.5))
-        emblem_size = QSize(round(geo.card_w * 0.62), round(geo.card_w * 0.62))
         for row, top in enumerate((True, False)):
             for suit in Suit:
                 slot = self._counting_rect(suit, top)

@@ -29,3 +29,4 @@ def test_the_app_starts_shows_its_window_and_logs(tmp_path: Path) -> None:
     (log,) = (tmp_path / "state").rglob("somnium.log")
     assert "Somnium Desktop started" in log.read_text(encoding="utf-8")
     assert list((tmp_path / "config").rglob("*.conf"))  # the window's geometry was saved
+    assert list((tmp_path / "cache").rglob("back-*.png"))  # and what it showed first

@@ -33,7 +33,8 @@ def test_every_card_face_comes_from_the_art(qtbot: QtBot) -> None:
     assert deck.has(BACK)
     for suit in Suit:
         assert deck.has(emblem_id(suit))
-    assert abs(deck.aspect() - 250 / 350) < 1e-6
+    bounds = deck.renderer().boundsOnElement(BACK)
+    assert deck.aspect() == bounds.width() / bounds.height()  # known before parsing, and right
 
 
 def test_the_art_differs_from_the_fallback(qtbot: QtBot, tmp_path: Path) -> None:
@@ -61,11 +62,48 @@ def test_pixmaps_are_cached_per_size_and_ratio(qtbot: QtBot) -> None:
     assert (sharp.width(), sharp.height()) == (140, 196)
     assert sharp.deviceIndependentSize().toSize() == SIZE
     deck.card_pixmap(None, SIZE, 2.0)
-    deck.pixmap(emblem_id(Suit.MOONS), QSize(40, 40), 1.0)
-    deck.keep_only(SIZE, 2.0)
-    assert deck.cached() == 3  # the 2x death, the 2x back and the emblem
+    deck.pixmap(emblem_id(Suit.MOONS), QSize(40, 40), 2.0)
+    deck.pixmap(emblem_id(Suit.MOONS), QSize(44, 44), 2.0)
+    deck.keep_only([SIZE, QSize(40, 40)], 2.0)
+    assert deck.cached() == 3  # the 2x death, the 2x back and the 40 px emblem
     deck.card_pixmap(DEATH, SIZE, 1.0)
-    assert deck.renders == 5  # the 1x death was forgotten and rendered again
+    assert deck.renders == 6  # the 1x death was forgotten and rendered again
+
+
+def test_start_up_pixmaps_come_from_disk_without_parsing_the_art(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    first = CardDeck(disk_cache=tmp_path)
+    back = first.card_pixmap(None, SIZE, 1.0).toImage()
+    first.pixmap(emblem_id(Suit.CUPS), QSize(40, 40), 1.0)
+    first.card_pixmap(FOOL, SIZE, 1.0)
+    first.save_start_up_pixmaps()
+    saved = sorted(path.name for path in tmp_path.rglob("*.png"))
+    assert saved == ["back-70x98@1.png", "emblem_cups-40x40@1.png"]  # faces stay in memory
+    second = CardDeck(disk_cache=tmp_path)
+    again = second.card_pixmap(None, SIZE, 1.0)
+    second.pixmap(emblem_id(Suit.CUPS), QSize(40, 40), 1.0)
+    assert not second.parsed and second.renders == 0
+    assert again.toImage().convertToFormat(back.format()) == back
+    second.card_pixmap(DEATH, SIZE, 1.0)  # a face: now the art is parsed
+    assert second.parsed and second.renders == 1
+    # Saving again keeps only the latest sizes.
+    second.keep_only([QSize(60, 84)], 1.0)
+    second.card_pixmap(None, QSize(60, 84), 1.0)
+    second.save_start_up_pixmaps()
+    assert [path.name for path in tmp_path.rglob("*.png")] == ["back-60x84@1.png"]
+
+
+def test_changed_art_is_not_taken_from_an_old_cache(qtbot: QtBot, tmp_path: Path) -> None:
+    art = tmp_path / "deck.svg"
+    art.write_bytes(CardDeck().path.read_bytes())
+    deck = CardDeck(art, disk_cache=tmp_path / "cache")
+    deck.card_pixmap(None, SIZE, 1.0)
+    deck.save_start_up_pixmaps()
+    art.write_bytes(art.read_bytes() + b"\n")
+    fresh = CardDeck(art, disk_cache=tmp_path / "cache")
+    fresh.card_pixmap(None, SIZE, 1.0)
+    assert fresh.renders == 1
 
 
 def test_the_shadow_is_larger_than_the_card(qtbot: QtBot) -> None:
