@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 from somnium_desktop.client.offline import OfflineGame
 from somnium_desktop.game import (
     FOOL,
+    Card,
     Draw,
     EndTurn,
     Event,
@@ -39,6 +40,16 @@ class Recorder:
 
     def views(self) -> list[View]:
         return [v for kind, v in self.log if kind == "view"]  # type: ignore[misc]
+
+
+def dealt(top: list[Card], first: int, pace_ms: int = 0, keep: int = 2
+          ) -> tuple[OfflineGame, Recorder]:
+    """A started game whose deck begins with `top`, and what it emits from the start."""
+    state = stacked(top, first=first)
+    game = OfflineGame(lambda s: PlainBot(keep), deal=lambda s: state, pace_ms=pace_ms)
+    seen = Recorder(game)
+    game.start()
+    return game, seen
 
 
 def human_first(seed_from: int = 0) -> int:
@@ -86,11 +97,8 @@ def test_human_actions_apply_at_once_and_the_bot_answers_on_its_turn(qtbot: QtBo
 
 
 def test_the_bot_is_paced(qtbot: QtBot) -> None:
-    state = stacked([c(Suit.ANGELS, 3), c(Suit.SUNS, 4), c(Suit.CUPS, 5)], first=1)
-    game = OfflineGame(lambda s: PlainBot(), deal=lambda s: state, pace_ms=300)
-    seen = Recorder(game)
     started = time.monotonic()
-    game.start()
+    game, seen = dealt([c(Suit.ANGELS, 3), c(Suit.SUNS, 4), c(Suit.CUPS, 5)], 1, pace_ms=300)
     qtbot.waitUntil(lambda: len(seen.events()) > 0, timeout=3000)
     waited = time.monotonic() - started
     assert waited >= 0.28, f"the computer moved after {waited:.3f} s, before its pace"
@@ -98,10 +106,7 @@ def test_the_bot_is_paced(qtbot: QtBot) -> None:
 
 
 def test_an_illegal_action_is_refused_in_words_and_changes_nothing(qtbot: QtBot) -> None:
-    state = stacked([c(Suit.ANGELS, 3)], first=0)
-    game = OfflineGame(lambda s: PlainBot(), deal=lambda s: state, pace_ms=0)
-    seen = Recorder(game)
-    game.start()
+    game, seen = dealt([c(Suit.ANGELS, 3)], 0)
     before = game.view
     game.end_turn()  # the table is empty
     assert seen.log[-1][0] == "error"
@@ -114,9 +119,7 @@ def test_an_illegal_action_is_refused_in_words_and_changes_nothing(qtbot: QtBot)
 
 def test_a_steal_goes_through_the_engine(qtbot: QtBot) -> None:
     # Seat 0 banks Angels 5; seat 1 (the bot) banks Suns 4; seat 0 draws a Fool and steals.
-    state = stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4), FOOL], first=0)
-    game = OfflineGame(lambda s: PlainBot(keep=1), deal=lambda s: state, pace_ms=0)
-    game.start()
+    game, _ = dealt([c(Suit.ANGELS, 5), c(Suit.SUNS, 4), FOOL], 0, keep=1)
     game.draw()
     game.end_turn()
     qtbot.waitUntil(lambda: game.view.turn == 0, timeout=3000)
@@ -156,10 +159,7 @@ def test_a_whole_game_ends_and_a_rematch_starts_a_new_one(qtbot: QtBot) -> None:
 
 
 def test_close_stops_the_computer(qtbot: QtBot) -> None:
-    state = stacked([c(Suit.ANGELS, 3)], first=1)
-    game = OfflineGame(lambda s: PlainBot(), deal=lambda s: state, pace_ms=50)
-    seen = Recorder(game)
-    game.start()
+    game, seen = dealt([c(Suit.ANGELS, 3)], 1, pace_ms=50)
     game.close()
     qtbot.wait(150)
     assert seen.events() == []
