@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -12,6 +12,8 @@ from PySide6.QtGui import (
     QPixmap,
     QRadialGradient,
     QResizeEvent,
+    QShowEvent,
+    QWindow,
 )
 from PySide6.QtWidgets import QFrame, QGraphicsView, QWidget
 
@@ -37,21 +39,29 @@ class TableView(QGraphicsView):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(QSize(360, 240))
         self.setAccessibleName("Card table")
-        self._background_size = QSize()
+        self._fitted: tuple[QSize, float] | None = None
+        self._window: QWindow | None = None
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.refit()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        handle = self.window().windowHandle()
+        if handle is not None and handle is not self._window:
+            self._window = handle  # a move to a screen of another pixel ratio: refit
+            handle.screenChanged.connect(lambda _screen: QTimer.singleShot(0, self.refit))
+
     def refit(self) -> None:
-        size = self.viewport().size()
-        if size.isEmpty():
+        """Lay the table out for the viewport's size and pixel ratio, if either changed."""
+        size, ratio = self.viewport().size(), self.devicePixelRatioF()
+        if size.isEmpty() or (size, ratio) == self._fitted:
             return
-        self.table.relayout(size, self.devicePixelRatioF())
+        self._fitted = (size, ratio)
+        self.table.relayout(size, ratio)
         self.setSceneRect(QRectF(0, 0, size.width(), size.height()))
-        if size != self._background_size:
-            self._background_size = size
-            self.setBackgroundBrush(QBrush(felt(size, self.devicePixelRatioF())))
+        self.setBackgroundBrush(QBrush(felt(size, ratio)))
         self.resetTransform()
 
 
