@@ -304,7 +304,8 @@ class TableScene(QGraphicsScene):
             (self.discard_label, geo.discard_pos.x(), below),
         ):
             width = label.boundingRect().width()
-            label.setPos(round(x + (geo.card_w - width) / 2), round(y))
+            left = min(max(2.0, x + (geo.card_w - width) / 2), self.width() - width - 2)
+            label.setPos(round(left), round(y))
 
     def set_deck_info(
         self, count: int, fools: int | None = None, death: bool | None = None
