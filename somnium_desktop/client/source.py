@@ -21,7 +21,10 @@ class TableSource(QObject):
     of our actions is on its way (input must wait).
 
     Sources act asynchronously: an action's results arrive through the signals, never as a
-    return value, so a network source and the in-process one look the same to the table.
+    return value, so a network source and the in-process one look the same to the table. A
+    network source keeps `pending` true from sending an action until the events it caused have
+    been emitted (or it failed, with `error`), so the table never takes a second action on a
+    stale view; events of the other seat may arrive at any time.
     """
 
     view_changed = Signal(object)
