@@ -35,29 +35,33 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName("Somnium")
     app.setDesktopFileName("somnium-desktop")
 
-    import platformdirs
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QStandardPaths, QTimer
 
     from .ui.cards import CardDeck
     from .ui.errors import ExceptionHandler, log, setup_logging
     from .ui.main_window import MainWindow
     from .ui.style import apply_style
 
-    log_file = None if args.no_log_file else Path(setup_logging().baseFilename)
-    handler = ExceptionHandler(log_file)
+    handler = ExceptionHandler()
     handler.install()
     apply_style(app)
-    cache = Path(platformdirs.user_cache_dir(APPLICATION, ORGANIZATION)) / "cards"
-    deck = CardDeck(disk_cache=cache)  # the first paint needs no parsing of the art
+    cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
+    deck = CardDeck(disk_cache=Path(cache) / "cards")  # the first paint parses no art
     window = MainWindow(deck=deck)
     if args.benchmark_startup:
         from .ui.startup_probe import StartupProbe
 
-        probe = StartupProbe(window, _STARTED)
-        probe.install()
+        StartupProbe(window, _STARTED).install()
     window.show()
-    QTimer.singleShot(100, deck.warm_up)  # parse the art once the window is up
-    log.info("Somnium Desktop started")
+
+    def once_shown() -> None:
+        """What can wait until the window is up: the log file, then parsing the art."""
+        if not args.no_log_file:
+            handler.log_path = Path(setup_logging().baseFilename)
+        log.info("Somnium Desktop started")
+        deck.warm_up()
+
+    QTimer.singleShot(100, once_shown)
     status = app.exec()
     handler.uninstall()
     return status

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from ..client.offline import BOT_PACE_MS, OfflineGame
 from ..client.source import TableSource
@@ -133,6 +133,8 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     def show_shortcuts(self) -> None:
+        from PySide6.QtWidgets import QMessageBox  # (lazy: only when asked)
+
         box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts", SHORTCUTS_HELP,
                           QMessageBox.StandardButton.Close, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, SignalInstance
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
@@ -11,7 +12,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
-    QMessageBox,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
@@ -28,6 +28,9 @@ from .accessibility import announce
 from .cards import CardDeck
 from .scene import TableScene
 from .view import TableView
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMessageBox
 
 STEAL_KEYS = "1234567890"  # Angels .. Demons
 
@@ -525,6 +528,8 @@ class TableWidget(QWidget):
         """Ask to confirm, then concede (non-blocking: the table keeps running meanwhile)."""
         if not self.concede_action.isEnabled() or self.source is None:
             return
+        from PySide6.QtWidgets import QMessageBox  # (lazy: only when asked)
+
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Concede the game?",
@@ -539,6 +544,8 @@ class TableWidget(QWidget):
         box.open()
 
     def _concede_answered(self, result: int) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         self._confirm = None
         yes = result == QMessageBox.StandardButton.Yes
         if yes and self.source is not None and self.concede_action.isEnabled():
