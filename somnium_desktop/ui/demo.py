@@ -17,7 +17,7 @@ from .scene import SLOTS, TableScene
 def deal_face_up(scene: TableScene) -> None:
     """Show every card face up: each scene card gets one of the 54."""
     scene.reset(0)
-    for item, card in zip(scene.items_, full_deck(), strict=True):
+    for item, card in zip(scene.card_items, full_deck(), strict=True):
         item.set_card(card, face_up=True)
 
 
@@ -36,7 +36,7 @@ def dance(scene: TableScene, period_ms: int = 900) -> QAbstractAnimation:
     deal_face_up(scene)
     places = spots(scene)
     group = QParallelAnimationGroup(scene)
-    for i, item in enumerate(scene.items_):
+    for i, item in enumerate(scene.card_items):
         start, end = places[i % len(places)], places[(i * 7 + 5) % len(places)]
         item.setPos(start)
         item.setZValue(i)

@@ -24,7 +24,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QGraphicsItem,
     QGraphicsPathItem,
     QGraphicsPixmapItem,
     QGraphicsScene,
@@ -180,10 +179,10 @@ class TableScene(QGraphicsScene):
         self.geometry = Geometry.fit(800, 500, self._aspect)
         self._ratio = 1.0
         self.bottom_seat = 0
-        self.items_: list[CardItem] = [CardItem(deck) for _ in range(DECK_SIZE)]
-        for item in self.items_:
+        self.card_items: list[CardItem] = [CardItem(deck) for _ in range(DECK_SIZE)]
+        for item in self.card_items:
             self.addItem(item)
-        self.deck_pile: list[CardItem] = list(self.items_)
+        self.deck_pile: list[CardItem] = list(self.card_items)
         self.table_pile: list[CardItem] = []
         self.discard_pile: list[CardItem] = []
         self.bank_piles: tuple[list[CardItem], list[CardItem]] = ([], [])
@@ -260,7 +259,7 @@ class TableScene(QGraphicsScene):
         emblem_size = QSize(round(geo.card_w * 0.62), round(geo.card_w * 0.62))
         self.card_deck.keep_only([card, emblem_size], ratio)
         shadow = shadow_pixmap(card, ratio)
-        for item in self.items_:
+        for item in self.card_items:
             item.set_size(card, ratio, shadow)
         radius = geo.card_w * 0.08
         card_rect = QRectF(0, 0, geo.card_w, geo.card_h)
@@ -421,17 +420,6 @@ class TableScene(QGraphicsScene):
     def _resume(self) -> None:
         if self._current is None:
             self._run_next()
-
-    def finish(self) -> None:
-        """Play everything queued at once, without motion."""
-        reduced = self.reduced_motion
-        self.reduced_motion = True
-        try:
-            self._complete_current()
-            if self._current is None:
-                self._run_next()
-        finally:
-            self.reduced_motion = reduced
 
     def clear_queue(self) -> None:
         """Drop what is queued (a new game starts) and stop the running move."""
@@ -632,10 +620,10 @@ class TableScene(QGraphicsScene):
         self.bottom_seat = bottom_seat
         self._fool = None
         self.table_pile, self.discard_pile, self.bank_piles = [], [], ([], [])
-        for item in self.items_:
+        for item in self.card_items:
             item.set_card(None, face_up=False)
             item.flip.setAngle(0.0)
-        self.deck_pile = list(self.items_)
+        self.deck_pile = list(self.card_items)
         self.set_stealable((), None)
         self.set_deck_info(len(self.deck_pile), 3, True)
         self._snap()
@@ -674,9 +662,6 @@ class TableScene(QGraphicsScene):
                 self.steal_clicked.emit(suit)
                 return
         super().mousePressEvent(event)
-
-    def card_items(self) -> list[QGraphicsItem]:
-        return list(self.items_)
 
 
 def _near(a: QPointF, b: QPointF) -> bool:

@@ -132,7 +132,7 @@ def test_stealing_by_arrows_and_enter(qtbot: QtBot, table: TableWidget) -> None:
 
 def cards_inside(table: TableWidget) -> None:
     viewport = QRectF(table.view.viewport().rect())
-    for item in table.scene.items_:
+    for item in table.scene.card_items:
         rect = item.mapRectToScene(item.rect())
         shown = QRectF(table.view.mapFromScene(rect).boundingRect())
         assert viewport.contains(shown), f"{item.label} at {shown} is outside {viewport}"
@@ -206,6 +206,26 @@ def test_animations_run_and_input_waits_for_them(qtbot: QtBot, table: TableWidge
     wait_for_input(qtbot, table)
     assert drawn.pos() == target and drawn.face_up and drawn.card == c(Suit.ANGELS, 5)
     assert table.draw_action.isEnabled() and table.end_turn_action.isEnabled()
+
+
+def test_a_resize_during_a_move_lands_every_card_and_play_goes_on(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    table.scene.set_motion(False, 0.5)  # slow: the resize surely comes mid-flight
+    game = start(table, stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4)], first=0))
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    qtbot.wait(60)
+    assert table.scene.busy
+    table.resize(900, 640)
+    qtbot.waitUntil(lambda: table.view.viewport().width() < 900)
+    QTest.keyClick(table, Qt.Key.Key_E)  # still ignored: the step after the move is pending
+    wait_for_input(qtbot, table)
+    cards_inside(table)
+    drawn = table.scene.table_pile[0]
+    assert drawn.pos() == table.scene.geometry.table_pos(0) and drawn.face_up
+    assert drawn.flip.angle() == 0.0
+    assert table.scene.matches(game.view) and table.scene.resyncs == 0
 
 
 def test_reduced_motion_puts_cards_in_place_at_once(qtbot: QtBot, table: TableWidget) -> None:
