@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 
-from ..game.actions import Action
+from ..game.actions import Action, Concede, Draw, EndTurn, Steal
 from ..game.bots import Bot
 from ..game.errors import IllegalAction
 from ..game.events import Event
@@ -24,7 +25,14 @@ def new_seed() -> int:
 
 
 class OfflineGame(TableSource):
-    """A game against the computer: the human's actions apply at once, the bot's are paced."""
+    """A game against the computer: the human's actions apply at once, the bot's are paced.
+
+    The computer thinks on a worker thread while its pace runs (a strong bot may take tens of
+    milliseconds, which would stall the table's animations), and its action is applied on the
+    UI thread once both the pace and the thought are over.
+    """
+
+    _thought = Signal(object, object)  # the state the bot was asked about, its action or error
 
     def __init__(
         self,
@@ -49,6 +57,9 @@ class OfflineGame(TableSource):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._bot_turn)
+        self._thought.connect(self._bot_answered)
+        self._worker: threading.Thread | None = None
+        self._answer: tuple[GameState, object] | None = None
         self._closed = False
         self._state, self._view, self._bot, self._seed = self._fresh(seed)
 
@@ -121,12 +132,16 @@ class OfflineGame(TableSource):
         if self._closed:
             return
         self._timer.stop()
+        self._answer = None
         self._state, self._view, self._bot, self._seed = self._fresh(None)
         self.start()
 
     def close(self) -> None:
         self._closed = True
         self._timer.stop()
+        if self._worker is not None:
+            self._worker.join()  # at most one decision; nothing is emitted to a closed game
+            self._worker = None
 
     def _apply(self, seat: int, action: Action) -> None:
         self._state, events = apply(self._state, seat, action)
@@ -138,12 +153,42 @@ class OfflineGame(TableSource):
         self.view_changed.emit(self._view)
 
     def _schedule_bot(self) -> None:
-        if not self._closed and not self._state.over and self._state.turn == self.bot_seat:
-            self._timer.start(self._pace_ms)
-
-    def _bot_turn(self) -> None:
         if self._closed or self._state.over or self._state.turn != self.bot_seat:
             return
-        action = self._bot.choose(self._view, self.bot_seat)
-        self._apply(self.bot_seat, action)
+        self._answer = None
+        self._timer.start(self._pace_ms)
+        if self._worker is not None:
+            self._worker.join()
+        asked, view, bot, seat = self._state, self._view, self._bot, self.bot_seat
+        self._worker = threading.Thread(
+            target=self._think, args=(asked, bot, view, seat), name="computer", daemon=True
+        )
+        self._worker.start()
+
+    def _think(self, asked: GameState, bot: Bot, view: View, seat: int) -> None:
+        """On the worker thread: ask the bot; the answer goes back to the UI thread."""
+        answer: object
+        try:
+            answer = bot.choose(view, seat)
+        except Exception as failure:  # a broken bot is shown, not swallowed
+            answer = failure
+        self._thought.emit(asked, answer)
+
+    def _bot_answered(self, asked: GameState, answer: object) -> None:
+        if asked is self._state:
+            self._answer = (asked, answer)
+            self._bot_turn()
+
+    def _bot_turn(self) -> None:
+        """Play the computer's answer once both it and the pace are in."""
+        if self._closed or self._timer.isActive() or self._answer is None:
+            return
+        asked, answer = self._answer
+        self._answer = None
+        if asked is not self._state:
+            return  # the game moved on meanwhile (a concession, a rematch)
+        if isinstance(answer, Exception):
+            raise answer
+        assert isinstance(answer, Draw | EndTurn | Steal | Concede)
+        self._apply(self.bot_seat, answer)
         self._schedule_bot()

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import time
 
+from PySide6.QtCore import QTimer
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.offline import OfflineGame
 from somnium_desktop.game import (
     FOOL,
+    Action,
     Card,
     Draw,
     EndTurn,
@@ -165,3 +167,58 @@ def test_close_stops_the_computer(qtbot: QtBot) -> None:
     assert seen.events() == []
     game.draw()
     assert seen.events() == []
+
+
+class SlowBot(PlainBot):
+    """Thinks for a while (like a strong bot deep in a search)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+
+    def choose(self, view: View, seat: int) -> Action:
+        time.sleep(self.seconds)
+        return super().choose(view, seat)
+
+
+def test_the_computer_thinks_without_blocking_the_ui(qtbot: QtBot) -> None:
+    state = stacked([c(Suit.ANGELS, 3)], first=1)
+    game = OfflineGame(lambda s: SlowBot(0.3), deal=lambda s: state, pace_ms=0)
+    seen = Recorder(game)
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(10)
+    game.start()
+    qtbot.waitUntil(lambda: len(seen.events()) > 0, timeout=3000)
+    timer.stop()
+    assert len(ticks) >= 15, "the event loop stood still while the computer thought"
+    assert isinstance(seen.events()[0], CardDrawn)
+    game.close()
+
+
+def test_an_answer_for_a_game_that_moved_on_is_dropped(qtbot: QtBot) -> None:
+    state = stacked([c(Suit.ANGELS, 3)], first=1)
+    game = OfflineGame(lambda s: SlowBot(0.2), deal=lambda s: state, pace_ms=0)
+    seen = Recorder(game)
+    game.start()
+    game.concede()  # while the computer is still thinking
+    assert game.view.over
+    qtbot.wait(400)
+    assert [type(e).__name__ for e in seen.events()] == ["Conceded", "GameEnded"]
+    game.close()
+
+
+class BrokenBot:
+    def choose(self, view: View, seat: int) -> Action:
+        raise ValueError("the bot lost its marbles")
+
+
+def test_a_broken_bot_is_reported_not_swallowed(qtbot: QtBot) -> None:
+    state = stacked([c(Suit.ANGELS, 3)], first=1)
+    game = OfflineGame(lambda s: BrokenBot(), deal=lambda s: state, pace_ms=0)
+    with qtbot.captureExceptions() as raised:
+        game.start()
+        qtbot.waitUntil(lambda: bool(raised), timeout=3000)
+    assert "lost its marbles" in str(raised[0][1])
+    game.close()
