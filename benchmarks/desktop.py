@@ -57,32 +57,33 @@ def fresh_home(base: Path) -> Path:
     return home
 
 
-def measure_startup(env: dict[str, str], runs: int, base: Path, first: bool) -> list[float]:
-    """Start-up times in ms; with `first`, each run starts with no settings and no caches (a
-    first start ever), else every run reuses one home (the app started again, as usual)."""
-    command = [sys.executable, "-m", "somnium_desktop", "--benchmark-startup"]
+APP = [sys.executable, "-m", "somnium_desktop", "--benchmark-startup"]
+BARE = [sys.executable, str(Path(__file__).resolve().parent / "bare_table.py")]
+
+
+def measure_startup(env: dict[str, str], runs: int, base: Path, first: bool,
+                    commands: tuple[list[str], ...] = (APP,)) -> list[list[dict[str, float]]]:
+    """Start-up figures per command, the commands taking turns so a changing load hits them
+    alike. With `first`, each run starts with no settings and no caches (a first start ever);
+    else every run reuses one home (the app started again, as usual)."""
     platform, display = env["QT_QPA_PLATFORM"], env.get("DISPLAY")
     home = fresh_home(base)
-    times = []
+    results: list[list[dict[str, float]]] = [[] for _ in commands]
     for run in range(runs + 1):
-        if first:
-            home = fresh_home(base)
-        env = {**env, **child_env(platform, display, home)}
-        spawned = time.monotonic()
-        done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
-                              timeout=60)
-        if done.returncode != 0:
-            raise RuntimeError(f"start-up run failed:\n{done.stderr[-2000:]}")
-        figures = last_json(done.stdout)
-        if run > 0:  # the first run only warms bytecode and font caches
-            times.append((figures["painted_at"] - spawned) * 1000)
-            RSS.append(figures["rss_kb"] / 1024)
-            CPU.append(figures["cpu_ms"])
-    return times
-
-
-RSS: list[float] = []
-CPU: list[float] = []  # the child's own CPU time to its first paint: what the load cannot inflate
+        for command, figures_of in zip(commands, results, strict=True):
+            if first:
+                home = fresh_home(base)
+            env = {**env, **child_env(platform, display, home)}
+            spawned = time.monotonic()
+            done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
+                                  timeout=60)
+            if done.returncode != 0:
+                raise RuntimeError(f"start-up run failed:\n{done.stderr[-2000:]}")
+            figures = last_json(done.stdout)
+            if run > 0:  # the first round only warms bytecode and font caches
+                figures["start_ms"] = (figures["painted_at"] - spawned) * 1000
+                figures_of.append(figures)
+    return results
 
 
 def measure_frames(env: dict[str, str], seconds: float, base: Path) -> dict[str, float]:
@@ -179,18 +180,21 @@ def bench(platform: str, display: str | None, runs: int, seconds: float) -> dict
     with tempfile.TemporaryDirectory(prefix="somnium-bench-") as scratch:
         base = Path(scratch)
         env = child_env(platform, display, fresh_home(base))
-        RSS.clear()
-        CPU.clear()
-        again = measure_startup(env, runs, base, first=False)
-        cpu = statistics.median(CPU)
-        first = measure_startup(env, max(3, runs // 2), base, first=True)
+        again, bare = measure_startup(env, runs, base, first=False, commands=(APP, BARE))
+        (first,) = measure_startup(env, max(3, runs // 2), base, first=True)
+
+        def median(runs: list[dict[str, float]], key: str) -> float:
+            return statistics.median(run[key] for run in runs)
+
         figures = {
-            "start_ms": statistics.median(again),
-            "start_min_ms": min(again),
-            "start_max_ms": max(again),
-            "first_start_ms": statistics.median(first),
-            "start_rss_mb": statistics.median(RSS),
-            "start_cpu_ms": cpu,
+            "start_ms": median(again, "start_ms"),
+            "start_min_ms": min(run["start_ms"] for run in again),
+            "start_max_ms": max(run["start_ms"] for run in again),
+            "start_cpu_ms": median(again, "cpu_ms"),
+            "start_rss_mb": median(again, "rss_kb") / 1024,
+            "first_start_ms": median(first, "start_ms"),
+            "bare_ms": median(bare, "start_ms"),
+            "bare_min_ms": min(run["start_ms"] for run in bare),
         }
         figures.update(measure_frames(env, seconds, base))
     return figures
@@ -205,6 +209,8 @@ def report(name: str, figures: dict[str, float]) -> None:
           f"(min {figures['start_min_ms']:.0f}, max {figures['start_max_ms']:.0f}) "
           f"[target <= 300: {mark(figures['start_ms'], 'start_ms')}]; "
           f"the very first start (no settings, no caches): {figures['first_start_ms']:.0f} ms")
+    print(f"for reference, a bare PySide6 window of 54 SVG cards (benchmarks/bare_table.py), "
+          f"measured alike: median {figures['bare_ms']:.0f} ms (min {figures['bare_min_ms']:.0f})")
     print(f"CPU time of the app to its first paint: median {figures['start_cpu_ms']:.0f} ms "
           f"(from the process's start; less inflated by other processes)")
     print(f"RSS at first paint:   {figures['start_rss_mb']:.1f} MB")
