@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.table import TableWidget
+from tests.ui.driver import activate, close
 
 
 @pytest.fixture
@@ -25,9 +26,9 @@ def table(qtbot: QtBot) -> Iterator[TableWidget]:
     widget.resize(1100, 720)
     widget.show()
     qtbot.waitExposed(widget)
-    widget.activateWindow()
+    activate(qtbot, widget)
     widget.scene.set_motion(True, 1.0)
     yield widget
     if widget.source is not None:
         widget.source.close()
-    widget.close()
+    close(qtbot, widget)

@@ -4,10 +4,30 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.game import Suit
 from somnium_desktop.ui.table import TableWidget
+
+
+def activate(qtbot: QtBot, widget: QWidget) -> None:
+    """Make the widget's window the active one, as keyboard shortcuts need.
+
+    Offscreen, a window closed by the previous test can take activation away from a new one
+    a moment later; ask again until it holds."""
+    def active() -> bool:
+        if not widget.isActiveWindow():
+            widget.activateWindow()
+        return widget.isActiveWindow()
+
+    qtbot.waitUntil(active)
+
+
+def close(qtbot: QtBot, widget: QWidget) -> None:
+    """Close a window and wait until it has let go of activation (see activate)."""
+    widget.close()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is not widget)
 
 
 def wait_for_input(qtbot: QtBot, table: TableWidget, timeout: int = 5000) -> None:
@@ -37,11 +57,13 @@ def play_one(qtbot: QtBot, table: TableWidget, turn: int, bank_at: int = 2) -> N
     if table.stealing():
         click_suit(table, view.stealable[turn % len(view.stealable)])
     elif len(view.table) >= bank_at and table.end_turn_action.isEnabled():
+        activate(qtbot, table)
         if turn % 2:
             QTest.keyClick(table, Qt.Key.Key_E)
         else:
             QTest.mouseClick(table.end_turn_button, Qt.MouseButton.LeftButton)
     elif turn % 2:
+        activate(qtbot, table)
         QTest.keyClick(table, Qt.Key.Key_D)
     else:
         QTest.mouseClick(table.draw_button, Qt.MouseButton.LeftButton)

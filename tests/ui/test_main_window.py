@@ -16,7 +16,7 @@ from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
 from tests.client.helpers import PlainBot
-from tests.ui.driver import play_to_the_end
+from tests.ui.driver import activate, close, play_to_the_end
 
 LEVELS = [
     Level("careful", "Careful", lambda seed: PlainBot(keep=1)),
@@ -32,9 +32,9 @@ def window(qtbot: QtBot, settings: Settings) -> Iterator[MainWindow]:
     qtbot.addWidget(main)
     main.show()
     qtbot.waitExposed(main)
-    main.activateWindow()
+    activate(qtbot, main)
     yield main
-    main.close()
+    close(qtbot, main)
 
 
 def test_play_offline_from_the_panel_to_the_end(qtbot: QtBot, window: MainWindow) -> None:
