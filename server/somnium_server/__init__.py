@@ -1,0 +1,1 @@
+"""The Somnium lobby server: games, lobby, observers, live events, persistence, computer players."""
