@@ -89,7 +89,9 @@ def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
         public_url=settings.public_url.rstrip("/"), listen_host=settings.host,
     )
     app.state.signin = signin
-    app.include_router(router)
+    # the routes themselves, as the lobby's are (app.py): an included router is one opaque
+    # entry, which the 405 handler's Allow header cannot see into
+    app.router.routes.extend(router.routes)
     return signin
 
 
