@@ -20,6 +20,8 @@ from .lobby import Lobby
 from .models import LEVEL_PATTERN
 from .ratelimit import RateLimiter
 from .routes import busy, router
+from .signin import routes as signin
+from .signin.config import check_local_accounts
 from .sqlite_storage import SQLiteStorage
 from .storage import Storage
 
@@ -36,6 +38,7 @@ def create_app(
     `direct_writes` lets events be written to streams straight from the publisher, which
     assumes uvicorn (see events.Subscriber._write_now); turn it off under other servers.
     """
+    check_local_accounts(settings.local_accounts, settings.host)
     store: Storage = storage if storage is not None else SQLiteStorage(settings.database)
     hub = StreamHub(settings.keepalive, settings.max_streams, direct_writes)
     lobby = Lobby(settings.event_window)
@@ -64,6 +67,7 @@ def create_app(
             await hub.stop()
             await games.stop()
             await store.close()
+            signin_service.store.close()
 
     app = FastAPI(
         title="Somnium lobby server",
@@ -81,6 +85,7 @@ def create_app(
     app.state.ctx = ctx
     describe(app, lambda: list(games.computers.available()))
     errors.install(app)
+    signin_service = signin.install(app, settings, store)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     return app
 

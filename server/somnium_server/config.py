@@ -12,6 +12,8 @@ from typing import Any
 
 import platformdirs
 
+from .signin.config import SigninConfig, check_local_accounts, load_signin_config
+
 ENV_PREFIX = "SOMNIUM_"
 
 
@@ -121,6 +123,13 @@ class Settings:
     access_log: bool = field(
         default=True, metadata={"help": "log every request (true/false)", "type": "bool"}
     )
+    local_accounts: bool = field(
+        default=False,
+        metadata={"help": "offer local accounts (a name only), for a server on loopback only "
+                          "(true/false)", "type": "bool"},
+    )
+    # Not a flag: the [signin] table of the TOML file and SOMNIUM_PROVIDER_* variables.
+    signin: SigninConfig = field(default_factory=SigninConfig, metadata={"table": True})
 
 
 def _convert(name: str, raw: Any) -> Any:
@@ -151,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Somnium's lobby server. Every option can also be set with an environment variable "
             f"({ENV_PREFIX}NAME, e.g. {ENV_PREFIX}PORT) or a key in the TOML file given with "
             f"--config or {ENV_PREFIX}CONFIG (e.g. port = 8000). Flags win over the environment, "
-            "which wins over the file."
+            "which wins over the file. Sign-in providers: a [signin.providers.KEY] table in the "
+            f"file or {ENV_PREFIX}PROVIDER_KEY_FIELD variables (see docs/providers.md)."
         ),
     )
     parser.add_argument(
@@ -159,6 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     defaults = Settings()
     for f in fields(Settings):
+        if f.metadata.get("table"):
+            continue
         flag = "--" + f.name.replace("_", "-")
         env = ENV_PREFIX + f.name.upper()
         parser.add_argument(
@@ -187,8 +199,8 @@ def load_settings(
             from_file = tomllib.loads(config_path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as error:
             parser.error(f"cannot read the settings file {config_path}: {error}")
-    names = {f.name for f in fields(Settings)}
-    unknown = sorted(set(from_file) - names)
+    names = {f.name for f in fields(Settings) if not f.metadata.get("table")}
+    unknown = sorted(set(from_file) - names - {"signin"})
     if unknown:
         parser.error(f"unknown settings in {config_path}: {', '.join(unknown)}")
     chosen: dict[str, Any] = {}
@@ -202,6 +214,8 @@ def load_settings(
                 chosen[name] = _convert(name, env_value)
             elif name in from_file:
                 chosen[name] = _convert(name, from_file[name])
+        chosen["signin"] = load_signin_config(from_file.get("signin"), environ)
+        check_local_accounts(chosen.get("local_accounts", False), chosen.get("host", "127.0.0.1"))
     except ValueError as error:
         parser.error(str(error))
     return replace(Settings(), **chosen)

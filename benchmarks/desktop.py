@@ -1,0 +1,248 @@
+"""Desktop app figures: cold start to the first painted window, resident memory, frame interval.
+
+Run from a checkout:  .venv/bin/python benchmarks/desktop.py [--runs 9] [--seconds 8]
+
+Each figure is measured in fresh child processes, offscreen and on a real X server (Xvfb, started
+here on a free display; install the `xvfb` package first). Start-up runs `python -m somnium_desktop
+--benchmark-startup`, which prints the moment the table was first painted; the time counts from
+just before the child was spawned (interpreter start, imports, window, first paint); the app runs
+again and again in one home (its settings and start-up pixmap cache kept, as for a user), and a few
+runs start from an empty home. The frame interval is the time between the table's paints while all
+54 cards fly (QPropertyAnimation). Children run with fresh settings and with bytecode caching on,
+as an installed app would (this sandbox sets PYTHONDONTWRITEBYTECODE; a first warm-up run fills the
+caches). Targets (issue 5): first window <= 300 ms, frame interval p99 <= 20 ms, RSS <= 120 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = {"start_ms": 300.0, "p99_ms": 20.0, "rss_mb": 120.0}
+
+
+def child_env(platform: str, display: str | None, home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["QT_QPA_PLATFORM"] = platform
+    if display:
+        env["DISPLAY"] = display
+    for name in ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        env[name] = str(home / name.lower())
+    return env
+
+
+def last_json(output: str) -> dict[str, float]:
+    line = next(line for line in reversed(output.splitlines()) if line.startswith("{"))
+    figures: dict[str, float] = json.loads(line)
+    return figures
+
+
+def fresh_home(base: Path) -> Path:
+    home = base / "home"
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir()
+    return home
+
+
+APP = [sys.executable, "-m", "somnium_desktop", "--benchmark-startup"]
+BARE = [sys.executable, str(Path(__file__).resolve().parent / "bare_table.py")]
+
+
+def measure_startup(env: dict[str, str], runs: int, base: Path, first: bool,
+                    commands: tuple[list[str], ...] = (APP,)) -> list[list[dict[str, float]]]:
+    """Start-up figures per command, the commands taking turns so a changing load hits them
+    alike. With `first`, each run starts with no settings and no caches (a first start ever);
+    else every run reuses one home (the app started again, as usual)."""
+    platform, display = env["QT_QPA_PLATFORM"], env.get("DISPLAY")
+    home = fresh_home(base)
+    results: list[list[dict[str, float]]] = [[] for _ in commands]
+    for run in range(runs + 1):
+        for command, figures_of in zip(commands, results, strict=True):
+            if first:
+                home = fresh_home(base)
+            env = {**env, **child_env(platform, display, home)}
+            spawned = time.monotonic()
+            done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True,
+                                  timeout=60)
+            if done.returncode != 0:
+                raise RuntimeError(f"start-up run failed:\n{done.stderr[-2000:]}")
+            figures = last_json(done.stdout)
+            if run > 0:  # the first round only warms bytecode and font caches
+                figures["start_ms"] = (figures["painted_at"] - spawned) * 1000
+                figures_of.append(figures)
+    return results
+
+
+def measure_frames(env: dict[str, str], seconds: float, base: Path) -> dict[str, float]:
+    env = {**env, **child_env(env["QT_QPA_PLATFORM"], env.get("DISPLAY"), fresh_home(base))}
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child-frames", str(seconds)],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=120 + seconds,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"frame run failed:\n{done.stderr[-2000:]}")
+    return last_json(done.stdout)
+
+
+def child_frames(seconds: float) -> None:
+    """In a child: the real main window, all 54 cards dancing; print frame interval figures."""
+    from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from somnium_desktop.ui.demo import dance
+    from somnium_desktop.ui.main_window import MainWindow
+    from somnium_desktop.ui.settings import Settings
+    from somnium_desktop.ui.startup_probe import rss_kb
+    from somnium_desktop.ui.style import apply_style
+
+    app = QApplication(sys.argv[:1])
+    apply_style(app)
+    store = QSettings(str(Path(tempfile.mkdtemp()) / "bench.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Settings(store))
+    window.resize(1280, 800)
+    window.show()
+    stamps: list[float] = []
+
+    class Paints(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                stamps.append(time.perf_counter())
+            return False
+
+    paints = Paints()
+    viewport = window.table.view.viewport()
+    viewport.installEventFilter(paints)
+    animation = dance(window.table.scene)
+    warm_up = 0.6
+    QTimer.singleShot(int(warm_up * 1000), stamps.clear)
+    QTimer.singleShot(int((warm_up + seconds) * 1000), app.quit)
+    animation.start()
+    app.exec()
+    animation.stop()
+    intervals = sorted((b - a) * 1000 for a, b in itertools.pairwise(stamps))
+    viewport.removeEventFilter(paints)
+    window.close()
+
+    def pct(p: float) -> float:
+        return intervals[min(len(intervals) - 1, int(p / 100 * len(intervals)))]
+
+    print(json.dumps({
+        "frames": len(stamps),
+        "fps": round(len(stamps) / seconds, 1),
+        "p50_ms": round(pct(50), 2),
+        "p90_ms": round(pct(90), 2),
+        "p99_ms": round(pct(99), 2),
+        "max_ms": round(intervals[-1], 2),
+        "rss_mb": round(rss_kb() / 1024, 1),
+        "view": f"{viewport.width()}x{viewport.height()}",
+    }), flush=True)
+
+
+@contextmanager
+def xvfb() -> Iterator[str]:
+    """A private Xvfb on a free display number, stopped afterwards."""
+    binary = shutil.which("Xvfb")
+    if binary is None:
+        raise RuntimeError("Xvfb is not installed (apt-get install -y xvfb)")
+    number = next(n for n in range(90, 400)
+                  if not Path(f"/tmp/.X{n}-lock").exists()
+                  and not Path(f"/tmp/.X11-unix/X{n}").exists())
+    server = subprocess.Popen(
+        [binary, f":{number}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{number}").exists():
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("Xvfb did not start")
+            time.sleep(0.05)
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def bench(platform: str, display: str | None, runs: int, seconds: float) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="somnium-bench-") as scratch:
+        base = Path(scratch)
+        env = child_env(platform, display, fresh_home(base))
+        again, bare = measure_startup(env, runs, base, first=False, commands=(APP, BARE))
+        (first,) = measure_startup(env, max(3, runs // 2), base, first=True)
+
+        def median(runs: list[dict[str, float]], key: str) -> float:
+            return statistics.median(run[key] for run in runs)
+
+        figures = {
+            "start_ms": median(again, "start_ms"),
+            "start_min_ms": min(run["start_ms"] for run in again),
+            "start_max_ms": max(run["start_ms"] for run in again),
+            "start_cpu_ms": median(again, "cpu_ms"),
+            "start_rss_mb": median(again, "rss_kb") / 1024,
+            "first_start_ms": median(first, "start_ms"),
+            "bare_ms": median(bare, "start_ms"),
+            "bare_min_ms": min(run["start_ms"] for run in bare),
+        }
+        figures.update(measure_frames(env, seconds, base))
+    return figures
+
+
+def report(name: str, figures: dict[str, float]) -> None:
+    def mark(value: float, target: str) -> str:
+        return "ok" if value <= TARGETS[target] else "OVER"
+
+    print(f"\n== {name}")
+    print(f"first window painted: median {figures['start_ms']:.0f} ms "
+          f"(min {figures['start_min_ms']:.0f}, max {figures['start_max_ms']:.0f}) "
+          f"[target <= 300: {mark(figures['start_ms'], 'start_ms')}]; "
+          f"the very first start (no settings, no caches): {figures['first_start_ms']:.0f} ms")
+    print(f"for reference, a bare PySide6 window of 54 SVG cards (benchmarks/bare_table.py), "
+          f"measured alike: median {figures['bare_ms']:.0f} ms (min {figures['bare_min_ms']:.0f})")
+    print(f"CPU time of the app to its first paint: median {figures['start_cpu_ms']:.0f} ms "
+          f"(from the process's start; less inflated by other processes)")
+    print(f"RSS at first paint:   {figures['start_rss_mb']:.1f} MB")
+    print(f"frame interval, 54 cards flying ({figures['view']}, {figures['frames']} frames): "
+          f"p50 {figures['p50_ms']:.1f} ms, p90 {figures['p90_ms']:.1f} ms, "
+          f"p99 {figures['p99_ms']:.1f} ms, max {figures['max_ms']:.1f} ms "
+          f"[target p99 <= 20: {mark(figures['p99_ms'], 'p99_ms')}]")
+    print(f"RSS with every face rendered: {figures['rss_mb']:.1f} MB "
+          f"[target <= 120: {mark(figures['rss_mb'], 'rss_mb')}]")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9, help="start-up runs per platform")
+    parser.add_argument("--seconds", type=float, default=8.0, help="animation time measured")
+    parser.add_argument("--platforms", default="offscreen,xvfb")
+    parser.add_argument("--child-frames", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child_frames:
+        child_frames(args.child_frames)
+        return 0
+    load = os.getloadavg()
+    print(f"{os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+          f"Python {sys.version.split()[0]}")
+    for platform in args.platforms.split(","):
+        if platform == "xvfb":
+            with xvfb() as display:
+                report(f"Xvfb ({display}, xcb)", bench("xcb", display, args.runs, args.seconds))
+        else:
+            report(platform, bench(platform, None, args.runs, args.seconds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

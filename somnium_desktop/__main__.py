@@ -1,0 +1,71 @@
+"""Starts the desktop app: `python -m somnium_desktop` (or the `somnium` command)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+_STARTED = time.monotonic()
+
+
+def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    parser = argparse.ArgumentParser(prog="somnium", description="Somnium, the card game.")
+    parser.add_argument(
+        "--benchmark-startup",
+        action="store_true",
+        help="print start-up figures once the window is first painted, then quit",
+    )
+    parser.add_argument("--no-log-file", action="store_true", help="do not write a log file")
+    return parser.parse_known_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the app until its window closes; returns the exit status."""
+    args, qt_args = _parse(sys.argv[1:] if argv is None else argv)
+    from PySide6.QtWidgets import QApplication
+
+    from .ui.settings import APPLICATION, ORGANIZATION
+
+    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
+    assert isinstance(app, QApplication)
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName("Somnium")
+    app.setDesktopFileName("somnium-desktop")
+
+    from PySide6.QtCore import QStandardPaths, QTimer
+
+    from .ui.cards import CardDeck
+    from .ui.errors import ExceptionHandler, log, setup_logging
+    from .ui.main_window import MainWindow
+    from .ui.style import apply_style
+
+    handler = ExceptionHandler()
+    handler.install()
+    apply_style(app)
+    cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
+    deck = CardDeck(disk_cache=Path(cache) / "cards")  # the first paint parses no art
+    window = MainWindow(deck=deck)
+    if args.benchmark_startup:
+        from .ui.startup_probe import StartupProbe
+
+        StartupProbe(window, _STARTED).install()
+    window.show()
+
+    def once_shown() -> None:
+        """What can wait until the window is up: the log file, then parsing the art."""
+        if not args.no_log_file:
+            handler.log_path = Path(setup_logging().baseFilename)
+        log.info("Somnium Desktop started")
+        deck.warm_up()
+
+    QTimer.singleShot(100, once_shown)
+    status = app.exec()
+    handler.uninstall()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""What a card table plays: game sources (offline now, online later) and words for events."""

@@ -1,0 +1,194 @@
+"""An offline game: the engine and a computer player in process, the human at one seat."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ..game.actions import Action, Concede, Draw, EndTurn, Steal
+from ..game.bots import Bot
+from ..game.errors import IllegalAction
+from ..game.events import Event
+from ..game.state import GameState, apply, new_game
+from ..game.view import View, view_of
+from .source import TableSource
+
+BOT_PACE_MS = 600  # between the computer's actions, so the player can follow them
+
+
+def new_seed() -> int:
+    """A fresh game seed (32 bits, shown as the game id)."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+class OfflineGame(TableSource):
+    """A game against the computer: the human's actions apply at once, the bot's are paced.
+
+    The computer thinks on a worker thread while its pace runs (a strong bot may take tens of
+    milliseconds, which would stall the table's animations), and its action is applied on the
+    UI thread once both the pace and the thought are over.
+    """
+
+    _thought = Signal(object, object)  # the state the bot was asked about, its action or error
+
+    def __init__(
+        self,
+        make_bot: Callable[[int], Bot],
+        *,
+        level_label: str = "",
+        seed: int | None = None,
+        human_seat: int = 0,
+        pace_ms: int = BOT_PACE_MS,
+        human_name: str = "You",
+        deal: Callable[[int], GameState] = new_game,
+        parent: QObject | None = None,
+    ) -> None:
+        """`make_bot` and `deal` turn a seed into the computer player and the game's start."""
+        super().__init__(parent)
+        self._make_bot = make_bot
+        self._deal = deal
+        self._level_label = level_label
+        self._human = human_seat
+        self._pace_ms = pace_ms
+        self._human_name = human_name
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._bot_turn)
+        self._thought.connect(self._bot_answered)
+        self._worker: threading.Thread | None = None
+        self._answer: tuple[GameState, object] | None = None
+        self._closed = False
+        self._state, self._view, self._bot, self._seed = self._fresh(seed)
+
+    def _fresh(self, seed: int | None) -> tuple[GameState, View, Bot, int]:
+        seed = new_seed() if seed is None else seed
+        state = self._deal(seed)
+        return state, view_of(state), self._make_bot(seed), seed
+
+    def start(self) -> None:
+        """Show the first view and let the computer move if it goes first."""
+        self.started.emit()
+        self.view_changed.emit(self._view)
+        self._schedule_bot()
+
+    # Identity.
+    @property
+    def game_name(self) -> str:
+        level = f" ({self._level_label})" if self._level_label else ""
+        return f"Offline: you against the computer{level}"
+
+    @property
+    def game_id(self) -> str:
+        return f"{self._seed:08x}"
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def names(self) -> tuple[str, str]:
+        bot = "Computer"
+        return (self._human_name, bot) if self._human == 0 else (bot, self._human_name)
+
+    @property
+    def my_seat(self) -> int:
+        return self._human
+
+    @property
+    def bot_seat(self) -> int:
+        return 1 - self._human
+
+    @property
+    def view(self) -> View:
+        return self._view
+
+    @property
+    def can_rematch(self) -> bool:
+        return True
+
+    @property
+    def pace_ms(self) -> int:
+        return self._pace_ms
+
+    def set_pace(self, pace_ms: int) -> None:
+        """Change the pause before each of the computer's actions."""
+        self._pace_ms = max(0, pace_ms)
+
+    # Actions.
+    def act(self, action: Action) -> None:
+        if self._closed:
+            return
+        try:
+            self._apply(self._human, action)
+        except IllegalAction as refused:
+            self.error.emit(f"Not allowed: {refused}.")
+            return
+        self._schedule_bot()
+
+    def rematch(self) -> None:
+        if self._closed:
+            return
+        self._timer.stop()
+        self._answer = None
+        self._state, self._view, self._bot, self._seed = self._fresh(None)
+        self.start()
+
+    def close(self) -> None:
+        self._closed = True
+        self._timer.stop()
+        if self._worker is not None:
+            self._worker.join()  # at most one decision; nothing is emitted to a closed game
+            self._worker = None
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self._state, events = apply(self._state, seat, action)
+        self._view = view_of(self._state)
+        self._emit(events)
+
+    def _emit(self, events: list[Event]) -> None:
+        self.events.emit(events)
+        self.view_changed.emit(self._view)
+
+    def _schedule_bot(self) -> None:
+        if self._closed or self._state.over or self._state.turn != self.bot_seat:
+            return
+        self._answer = None
+        self._timer.start(self._pace_ms)
+        if self._worker is not None:
+            self._worker.join()
+        asked, view, bot, seat = self._state, self._view, self._bot, self.bot_seat
+        self._worker = threading.Thread(
+            target=self._think, args=(asked, bot, view, seat), name="computer", daemon=True
+        )
+        self._worker.start()
+
+    def _think(self, asked: GameState, bot: Bot, view: View, seat: int) -> None:
+        """On the worker thread: ask the bot; the answer goes back to the UI thread."""
+        answer: object
+        try:
+            answer = bot.choose(view, seat)
+        except Exception as failure:  # a broken bot is shown, not swallowed
+            answer = failure
+        self._thought.emit(asked, answer)
+
+    def _bot_answered(self, asked: GameState, answer: object) -> None:
+        if asked is self._state:
+            self._answer = (asked, answer)
+            self._bot_turn()
+
+    def _bot_turn(self) -> None:
+        """Play the computer's answer once both it and the pace are in."""
+        if self._closed or self._timer.isActive() or self._answer is None:
+            return
+        asked, answer = self._answer
+        self._answer = None
+        if asked is not self._state:
+            return  # the game moved on meanwhile (a concession, a rematch)
+        if isinstance(answer, Exception):
+            raise answer
+        assert isinstance(answer, Draw | EndTurn | Steal | Concede)
+        self._apply(self.bot_seat, answer)
+        self._schedule_bot()

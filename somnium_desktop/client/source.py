@@ -1,0 +1,104 @@
+"""The interface a card table talks to: one game seen from one seat, or watched."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from ..game.actions import Action, Concede, Draw, EndTurn, Steal
+from ..game.cards import Suit
+from ..game.view import View
+
+
+class TableSource(QObject):
+    """A game as a table sees it, whatever runs it (the engine in process, or a server).
+
+    Signals, always on the UI thread and in this order for each change:
+    ``events(list[Event])`` with what happened (it may be left out when nothing did, e.g. on a
+    first snapshot), then ``view_changed(View)`` with the view after those events. A table plays
+    the events (animations, log) and then settles on the view. ``started()`` says a new game
+    begins (a rematch, say): the next view is its first. ``error(str)`` carries a refusal or a
+    failure in plain words; nothing is lost by it. ``pending_changed(bool)`` is true while one
+    of our actions is on its way (input must wait).
+
+    Sources act asynchronously: an action's results arrive through the signals, never as a
+    return value, so a network source and the in-process one look the same to the table. A
+    network source keeps `pending` true from sending an action until the events it caused have
+    been emitted (or it failed, with `error`), so the table never takes a second action on a
+    stale view; events of the other seat may arrive at any time.
+    """
+
+    view_changed = Signal(object)
+    events = Signal(object)
+    error = Signal(str)
+    pending_changed = Signal(bool)
+    started = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pending = False
+
+    # What the table shows about the game.
+    @property
+    def game_name(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def game_id(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The two players' names, by seat."""
+        raise NotImplementedError
+
+    @property
+    def my_seat(self) -> int | None:
+        """The seat this table plays, or None when watching."""
+        raise NotImplementedError
+
+    @property
+    def read_only(self) -> bool:
+        """True when the table may only watch."""
+        return self.my_seat is None
+
+    @property
+    def view(self) -> View | None:
+        """The latest view, or None before the first one arrived."""
+        raise NotImplementedError
+
+    @property
+    def can_rematch(self) -> bool:
+        """Whether rematch() may be offered once the game is over."""
+        return False
+
+    @property
+    def pending(self) -> bool:
+        return self._pending
+
+    def _set_pending(self, pending: bool) -> None:
+        if pending != self._pending:
+            self._pending = pending
+            self.pending_changed.emit(pending)
+
+    # What the table asks for; results come back through the signals.
+    def act(self, action: Action) -> None:
+        raise NotImplementedError
+
+    def draw(self) -> None:
+        self.act(Draw())
+
+    def end_turn(self) -> None:
+        self.act(EndTurn())
+
+    def steal(self, suit: Suit) -> None:
+        self.act(Steal(suit))
+
+    def concede(self) -> None:
+        self.act(Concede())
+
+    def rematch(self) -> None:
+        """Start a new game between the same players."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop all work (timers, connections); the source emits nothing afterwards."""

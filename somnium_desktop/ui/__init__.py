@@ -1,0 +1,1 @@
+"""The desktop app's widgets: the card table, the main window, settings and dialogs."""

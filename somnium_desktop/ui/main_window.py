@@ -1,0 +1,148 @@
+"""The main window: the card table in the middle, the side panel on the right, the menus."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+
+from ..client.offline import BOT_PACE_MS, OfflineGame
+from ..client.source import TableSource
+from ..game.bots import Level, levels
+from .cards import CardDeck
+from .panel import SidePanel
+from .settings import Settings
+from .table import TableWidget
+
+SHORTCUTS_HELP = """<b>Keyboard</b><br>
+D — draw a card<br>
+E — end your turn and bank the table<br>
+1 … 9, 0 — after a Fool, steal Angels … Demons<br>
+← → then Enter — after a Fool, pick a suit to steal and steal it<br>
+R — rematch, once the game is over<br>
+Alt+C — concede (asks first)<br>
+Ctrl+N — new offline game at the level picked on the right<br>
+Tab — move between the buttons, the level picker and the log"""
+
+
+class MainWindow(QMainWindow):
+    """The app's one window. The side panel will hold the lobby; today it starts offline games."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        bot_levels: Sequence[Level] | None = None,
+        deck: CardDeck | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Somnium")
+        self.settings = settings if settings is not None else Settings()
+        self.table = TableWidget(deck, log_inside=False)
+        self.panel = SidePanel(levels() if bot_levels is None else bot_levels, self.settings.level)
+        self.panel.add_log(self.table.log)
+        self.panel.play_requested.connect(self.start_offline)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.panel)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 0)
+        splitter.setCollapsible(0, False)
+        splitter.setSizes([980, 300])
+        self.splitter = splitter
+        self.setCentralWidget(splitter)
+        self.source: TableSource | None = None
+        self._make_menus()
+        self.apply_settings()
+        geometry = self.settings.store.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 800)
+
+    def _make_menus(self) -> None:
+        game = self.game_menu = self.menuBar().addMenu("&Game")
+        self.new_game_action = QAction("&New offline game", self)
+        self.new_game_action.setShortcut(QKeySequence.StandardKey.New)
+        self.new_game_action.triggered.connect(lambda: self.start_offline(self.panel.level_key()))
+        self.new_game_action.setEnabled(bool(self.panel.levels))
+        game.addAction(self.new_game_action)
+        game.addSeparator()
+        for action in (self.table.draw_action, self.table.end_turn_action,
+                       self.table.rematch_action, self.table.concede_action):
+            game.addAction(action)
+        game.addSeparator()
+        self.settings_action = QAction("&Settings…", self)
+        self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
+        self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
+        self.settings_action.triggered.connect(self.open_settings)
+        game.addAction(self.settings_action)
+        game.addSeparator()
+        self.quit_action = QAction("&Quit", self)
+        self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.quit_action.triggered.connect(self.close)
+        game.addAction(self.quit_action)
+        help_menu = self.menuBar().addMenu("&Help")
+        self.keys_action = QAction("&Keyboard shortcuts", self)
+        self.keys_action.setShortcut(QKeySequence.StandardKey.HelpContents)
+        self.keys_action.triggered.connect(self.show_shortcuts)
+        help_menu.addAction(self.keys_action)
+
+    # ----- offline play -----
+    def start_offline(
+        self, level: str | None = None, seed: int | None = None
+    ) -> OfflineGame | None:
+        """Start a new game against the computer at `level` (the panel's pick by default)."""
+        key = level or self.panel.level_key()
+        chosen = next((entry for entry in self.panel.levels if entry.key == key), None)
+        if chosen is None:
+            return None
+        self.settings.level = chosen.key
+        game = OfflineGame(chosen.make, level_label=chosen.label, seed=seed, pace_ms=self._pace())
+        self._replace_source(game)
+        game.start()
+        self.table.view.setFocus()
+        return game
+
+    def _replace_source(self, source: TableSource | None) -> None:
+        old, self.source = self.source, source
+        self.table.set_source(source)
+        if old is not None:
+            old.close()
+            old.deleteLater()
+
+    def _pace(self) -> int:
+        return round(BOT_PACE_MS / self.settings.animation_speed)
+
+    # ----- settings -----
+    def apply_settings(self) -> None:
+        self.table.scene.set_motion(self.settings.reduced_motion, self.settings.animation_speed)
+        if isinstance(self.source, OfflineGame):
+            self.source.set_pace(self._pace())
+
+    def open_settings(self) -> None:
+        from .settings_dialog import SettingsDialog  # (lazy: not needed at start-up)
+
+        dialog = SettingsDialog(self.settings, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(self.apply_settings)
+        self.settings_dialog = dialog
+        dialog.open()
+
+    def show_shortcuts(self) -> None:
+        from PySide6.QtWidgets import QMessageBox  # (lazy: only when asked)
+
+        box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts", SHORTCUTS_HELP,
+                          QMessageBox.StandardButton.Close, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.store.setValue("window/geometry", self.saveGeometry())
+        self.settings.sync()
+        self.table.deck.save_start_up_pixmaps()
+        self._replace_source(None)
+        super().closeEvent(event)

@@ -1,0 +1,57 @@
+"""The user's settings (QSettings): motion, animation speed, the last computer level."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+
+ORGANIZATION = "Somnium"
+APPLICATION = "Somnium Desktop"
+SPEEDS = (("Slow", 0.5), ("Normal", 1.0), ("Fast", 2.0), ("Very fast", 4.0))
+DEFAULT_LEVEL = "normal"
+
+
+def _bool(value: object) -> bool:
+    if isinstance(value, str):
+        return value.lower() in ("1", "true", "yes")
+    return bool(value)
+
+
+class Settings:
+    """Typed access to the stored settings; tests pass a QSettings on a scratch file."""
+
+    def __init__(self, store: QSettings | None = None) -> None:
+        self.store = store if store is not None else QSettings(ORGANIZATION, APPLICATION)
+
+    @property
+    def reduced_motion(self) -> bool:
+        """Cards jump to their places instead of flying."""
+        return _bool(self.store.value("table/reduced_motion", False))
+
+    @reduced_motion.setter
+    def reduced_motion(self, value: bool) -> None:
+        self.store.setValue("table/reduced_motion", bool(value))
+
+    @property
+    def animation_speed(self) -> float:
+        """A factor on every animation's speed (and on the computer's pace)."""
+        try:
+            speed = float(self.store.value("table/animation_speed", 1.0))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return 1.0
+        return min(max(speed, 0.25), 8.0)
+
+    @animation_speed.setter
+    def animation_speed(self, value: float) -> None:
+        self.store.setValue("table/animation_speed", float(value))
+
+    @property
+    def level(self) -> str:
+        """The computer level last picked."""
+        return str(self.store.value("offline/level", DEFAULT_LEVEL))
+
+    @level.setter
+    def level(self, value: str) -> None:
+        self.store.setValue("offline/level", value)
+
+    def sync(self) -> None:
+        self.store.sync()

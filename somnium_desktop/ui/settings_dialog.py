@@ -1,0 +1,49 @@
+"""The Settings dialog: reduced motion and animation speed."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QWidget,
+)
+
+from .settings import SPEEDS, Settings
+
+
+class SettingsDialog(QDialog):
+    """Edits the Settings in place when accepted."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.settings = settings
+        form = QFormLayout(self)
+        self.reduced_motion = QCheckBox("Reduced motion: cards jump to their places")
+        self.reduced_motion.setAccessibleName("Reduced motion")
+        self.reduced_motion.setChecked(settings.reduced_motion)
+        self.speed = QComboBox()
+        self.speed.setAccessibleName("Animation speed")
+        for label, factor in SPEEDS:
+            self.speed.addItem(label, factor)
+        speed = settings.animation_speed
+        current = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i][1] - speed))
+        self.speed.setCurrentIndex(current)
+        form.addRow(self.reduced_motion)
+        form.addRow("Animation &speed", self.speed)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self.buttons = buttons
+
+    def accept(self) -> None:
+        self.settings.reduced_motion = self.reduced_motion.isChecked()
+        self.settings.animation_speed = float(self.speed.currentData())
+        self.settings.sync()
+        super().accept()

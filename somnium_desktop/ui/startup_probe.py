@@ -1,0 +1,57 @@
+"""For benchmarks: reports when the main window first painted the table, then quits."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+
+from .main_window import MainWindow
+
+
+def rss_kb() -> int:
+    """The process's resident memory in KiB (Linux; 0 elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+class StartupProbe(QObject):
+    """Watches the table's first paint; prints one JSON line of figures and quits the app."""
+
+    def __init__(self, window: MainWindow, started: float) -> None:
+        super().__init__(window)
+        self.window = window
+        self.started = started
+        self.done = False
+
+    def install(self) -> None:
+        self.window.table.view.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not self.done and event.type() == QEvent.Type.Paint:
+            self.done = True
+            QTimer.singleShot(0, self.report)  # once this paint has been done and flushed
+        return False
+
+    def report(self) -> None:
+        now = time.monotonic()
+        cpu = time.process_time()  # this process's CPU time so far
+        # One JSON line, written by hand: importing json would be timed too.
+        print(
+            f'{{"painted_at": {now!r}, "since_module_start_ms": {(now - self.started) * 1000:.1f}, '
+            f'"cpu_ms": {cpu * 1000:.1f}, "rss_kb": {rss_kb()}, '
+            f'"platform": "{QApplication.platformName()}"}}',
+            flush=True,
+        )
+        QTimer.singleShot(250, self.finish)  # let the start-up's deferred work run first
+
+    def finish(self) -> None:
+        self.window.close()
+        QApplication.quit()

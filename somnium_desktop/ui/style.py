@@ -1,0 +1,80 @@
+"""The app's look: Fusion with a night-blue palette, and the table's widget styles."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QStyleFactory
+
+WINDOW = "#17152e"
+PANEL = "#1f1c3d"
+BASE = "#141229"
+TEXT = "#ece7ff"
+MUTED = "#a9a3cc"
+ACCENT = "#f4c95d"
+ACCENT_TEXT = "#231a05"
+
+STYLE_SHEET = f"""
+QWidget {{ font-size: 10pt; }}
+#tableHeader {{ background: {PANEL}; border-bottom: 1px solid #2e2a57; }}
+#gameName {{ font-size: 12pt; font-weight: 600; color: {TEXT}; }}
+#gameId {{ color: {MUTED}; }}
+#watchingBadge {{ color: {ACCENT_TEXT}; background: {ACCENT}; border-radius: 8px;
+                  padding: 1px 8px; font-weight: 600; }}
+#playerStrip {{ background: {WINDOW}; border-left: 4px solid transparent; }}
+#playerStrip[active="true"] {{ background: #262151; border-left: 4px solid {ACCENT}; }}
+#turnMarker {{ color: {ACCENT}; }}
+#playerName {{ font-size: 11pt; font-weight: 600; color: {TEXT}; }}
+#playerScore {{ font-size: 11pt; color: {ACCENT}; font-weight: 600; }}
+#playerNote {{ color: {MUTED}; }}
+#controls {{ background: {PANEL}; border-top: 1px solid #2e2a57; }}
+#status {{ color: {MUTED}; padding-left: 8px; }}
+#status[error="true"] {{ color: #ff8f8f; }}
+QToolButton#tableButton, QToolButton#primaryButton, QPushButton#primaryButton {{
+    border: 1px solid #4a4385; border-radius: 6px; padding: 5px 14px;
+    background: #2b2659; color: {TEXT}; min-width: 64px; }}
+QToolButton#tableButton:hover, QToolButton#primaryButton:hover {{ background: #39327a; }}
+QToolButton#primaryButton, QPushButton#primaryButton {{
+    background: {ACCENT}; color: {ACCENT_TEXT}; border-color: #c99d2c; font-weight: 600; }}
+QToolButton#primaryButton:hover, QPushButton#primaryButton:hover {{ background: #ffd877; }}
+QToolButton:disabled#tableButton, QToolButton:disabled#primaryButton {{
+    background: #221f44; color: #5f5a88; border-color: #2f2b58; }}
+QToolButton:focus {{ outline: none; border: 2px solid #ffffff; }}
+#gameOver {{ background: rgba(20, 18, 41, 225); border: 1px solid {ACCENT}; border-radius: 14px; }}
+#gameOverTitle {{ font-size: 20pt; font-weight: 700; color: {ACCENT}; }}
+#gameOverDetail {{ font-size: 11pt; color: {TEXT}; }}
+#sidePanel {{ background: {PANEL}; border-left: 1px solid #2e2a57; }}
+#panelTitle {{ font-size: 11pt; font-weight: 600; color: {TEXT}; }}
+#panelHint {{ color: {MUTED}; }}
+#gameLog {{ background: {BASE}; border: 1px solid #2e2a57; border-radius: 6px; color: {TEXT}; }}
+#gameLog::item {{ padding: 2px 4px; }}
+"""
+
+
+def apply_style(app: QApplication) -> None:
+    """Give the app its night-table look on every platform."""
+    style = QStyleFactory.create("Fusion")
+    if style is not None:
+        app.setStyle(style)
+    palette = QPalette()
+    roles = {
+        QPalette.ColorRole.Window: WINDOW,
+        QPalette.ColorRole.WindowText: TEXT,
+        QPalette.ColorRole.Base: BASE,
+        QPalette.ColorRole.AlternateBase: PANEL,
+        QPalette.ColorRole.Text: TEXT,
+        QPalette.ColorRole.Button: "#2b2659",
+        QPalette.ColorRole.ButtonText: TEXT,
+        QPalette.ColorRole.Highlight: "#5a4fb3",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.ToolTipBase: PANEL,
+        QPalette.ColorRole.ToolTipText: TEXT,
+        QPalette.ColorRole.PlaceholderText: MUTED,
+        QPalette.ColorRole.Link: ACCENT,
+    }
+    for role, colour in roles.items():
+        palette.setColor(role, QColor(colour))
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
+                 QPalette.ColorRole.ButtonText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6a6594"))
+    app.setPalette(palette)
+    app.setStyleSheet(STYLE_SHEET)

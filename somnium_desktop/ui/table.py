@@ -1,0 +1,566 @@
+"""The card table widget: header, both players, the scene, the controls, the log and game over."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, SignalInstance
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..client.describe import Speaker, result_title
+from ..client.source import TableSource
+from ..game.actions import Draw, EndTurn
+from ..game.cards import Suit
+from ..game.events import Event
+from ..game.view import View
+from .accessibility import announce
+from .cards import CardDeck
+from .scene import TableScene
+from .view import TableView
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMessageBox
+
+STEAL_KEYS = "1234567890"  # Angels .. Demons
+
+
+class PlayerStrip(QFrame):
+    """One player's name and score; lit while it is that player's turn."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("playerStrip")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(12, 4, 12, 4)
+        layout.setSpacing(10)
+        self.marker = QLabel("●")
+        self.marker.setObjectName("turnMarker")
+        self.name = QLabel()
+        self.name.setObjectName("playerName")
+        self.score = QLabel()
+        self.score.setObjectName("playerScore")
+        self.note = QLabel()
+        self.note.setObjectName("playerNote")
+        layout.addWidget(self.marker)
+        layout.addWidget(self.name)
+        layout.addWidget(self.score)
+        layout.addWidget(self.note, 1)
+        self.set_active(False)
+
+    def set_player(self, name: str, score: int | None) -> None:
+        self.name.setText(name)
+        self.score.setText("" if score is None else f"{score} points")
+        self.setAccessibleName(f"{name}, {score or 0} points")
+
+    def set_active(self, active: bool) -> None:
+        self.setProperty("active", active)
+        self.marker.setVisible(active)
+        self.style().unpolish(self)
+        self.style().polish(self)
+
+
+class GameLog(QListWidget):
+    """Every action of the game, one plain sentence per event."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("gameLog")
+        self.setAccessibleName("Game log")
+        self.setWordWrap(True)
+        self.setUniformItemSizes(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def add_line(self, text: str) -> None:
+        self.addItem(text)
+        self.scrollToBottom()
+
+    def lines(self) -> list[str]:
+        return [self.item(i).text() for i in range(self.count())]
+
+
+class GameOverPanel(QFrame):
+    """Shown over the table when the game ends: the result and Rematch."""
+
+    def __init__(self, rematch: QAction, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("gameOver")
+        self.setAccessibleName("Game over")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(28, 18, 28, 18)
+        layout.setSpacing(8)
+        self.title = QLabel()
+        self.title.setObjectName("gameOverTitle")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.detail = QLabel()
+        self.detail.setObjectName("gameOverDetail")
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.rematch = QToolButton()
+        self.rematch.setDefaultAction(rematch)
+        self.rematch.setObjectName("primaryButton")
+        self.rematch.setAccessibleName("Rematch")
+        layout.addWidget(self.title)
+        layout.addWidget(self.detail)
+        layout.addWidget(self.rematch, 0, Qt.AlignmentFlag.AlignHCenter)
+        self.hide()
+
+    def show_result(self, title: str, detail: str, can_rematch: bool) -> None:
+        self.title.setText(title)
+        self.detail.setText(detail)
+        self.rematch.setVisible(can_rematch)
+        self.adjustSize()
+        self.place()
+        self.show()
+        self.raise_()
+
+    def place(self) -> None:
+        parent = self.parentWidget()
+        if parent is not None:
+            self.move((parent.width() - self.width()) // 2, (parent.height() - self.height()) // 2)
+
+
+def _action(parent: QObject, text: str, shortcut: str, name: str) -> QAction:
+    action = QAction(text, parent)
+    if shortcut:
+        action.setShortcut(QKeySequence(shortcut))
+    action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    action.setToolTip(f"{name} ({shortcut})" if shortcut else name)
+    action.setEnabled(False)
+    return action
+
+
+class TableWidget(QWidget):
+    """The card table for any TableSource: offline, an online seat, or watching (read-only).
+
+    Keyboard: D draws, E ends the turn, R asks for a rematch once the game is over. During a
+    steal the number keys 1-9 and 0 pick Angels to Demons, or Left/Right move among the
+    stealable suits and Enter steals the one marked. Concede is on its button (Alt+C) and in the
+    Game menu, and asks to confirm.
+    """
+
+    source_changed = Signal()
+
+    def __init__(
+        self,
+        deck: CardDeck | None = None,
+        parent: QWidget | None = None,
+        *,
+        log_inside: bool = True,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("tableWidget")
+        self.deck = deck if deck is not None else CardDeck()
+        self.scene = TableScene(self.deck, self)
+        self.view = TableView(self.scene)
+        self.source: TableSource | None = None
+        self.shown: View | None = None  # the view the table has settled on
+        self.speaker = Speaker(("", ""), None)
+        self._steal_focus: Suit | None = None
+        self._first_view = True
+        self.last_announcement = ""
+        self._confirm: QMessageBox | None = None
+
+        self._make_actions()
+        self._build(log_inside)
+        self.scene.event_played.connect(self._event_played)
+        self.scene.settled.connect(self._settled)
+        self.scene.busy_changed.connect(lambda _busy: self._update_controls())
+        self.scene.steal_clicked.connect(self.steal)
+        self._show_idle()
+
+    # ----- building -----
+    def _make_actions(self) -> None:
+        self.draw_action = _action(self, "&Draw", "D", "Draw a card")
+        self.end_turn_action = _action(self, "&End turn", "E", "End the turn and bank the table")
+        self.concede_action = _action(self, "Con&cede…", "", "Concede the game")
+        self.rematch_action = _action(self, "&Rematch", "R", "Play again")
+        self.draw_action.triggered.connect(self.draw)
+        self.end_turn_action.triggered.connect(self.end_turn)
+        self.concede_action.triggered.connect(self.ask_concede)
+        self.rematch_action.triggered.connect(self.rematch)
+        self.steal_actions: list[QAction] = []
+        for suit, key in zip(Suit, STEAL_KEYS, strict=True):
+            action = _action(self, f"Steal {suit.label}", key, f"Steal {suit.label}")
+            action.triggered.connect(lambda _=False, suit=suit: self.steal(suit))
+            self.steal_actions.append(action)
+        self.steal_prev_action = _action(self, "Previous suit", "Left", "Previous stealable suit")
+        self.steal_next_action = _action(self, "Next suit", "Right", "Next stealable suit")
+        self.steal_pick_action = _action(
+            self, "Steal marked suit", "Return", "Steal the marked suit"
+        )
+        self.steal_pick_action.setShortcuts([QKeySequence("Return"), QKeySequence("Enter")])
+        self.steal_prev_action.triggered.connect(lambda: self._move_steal_focus(-1))
+        self.steal_next_action.triggered.connect(lambda: self._move_steal_focus(1))
+        self.steal_pick_action.triggered.connect(self._steal_focused)
+        for action in (
+            self.draw_action, self.end_turn_action, self.concede_action, self.rematch_action,
+            *self.steal_actions, self.steal_prev_action, self.steal_next_action,
+            self.steal_pick_action,
+        ):
+            self.addAction(action)
+
+    def _button(self, action: QAction, accessible: str, primary: bool = False) -> QToolButton:
+        button = QToolButton()
+        button.setDefaultAction(action)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.setAccessibleName(accessible)
+        button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        button.setObjectName("primaryButton" if primary else "tableButton")
+        return button
+
+    def _build(self, log_inside: bool) -> None:
+        header = QFrame()
+        header.setObjectName("tableHeader")
+        top = QHBoxLayout(header)
+        top.setContentsMargins(14, 6, 10, 6)
+        self.game_name = QLabel()
+        self.game_name.setObjectName("gameName")
+        self.game_id = QLabel()
+        self.game_id.setObjectName("gameId")
+        self.game_id.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.copy_button = QToolButton()
+        self.copy_button.setText("Copy id")
+        self.copy_button.setObjectName("tableButton")
+        self.copy_button.setAccessibleName("Copy the game id")
+        self.copy_button.clicked.connect(self.copy_game_id)
+        self.watching = QLabel("Watching · read-only")
+        self.watching.setObjectName("watchingBadge")
+        top.addWidget(self.game_name, 1)
+        top.addWidget(self.watching)
+        top.addWidget(self.game_id)
+        top.addWidget(self.copy_button)
+
+        self.opponent = PlayerStrip()
+        self.me = PlayerStrip()
+
+        controls = QFrame()
+        controls.setObjectName("controls")
+        row = QHBoxLayout(controls)
+        row.setContentsMargins(10, 6, 10, 6)
+        row.setSpacing(8)
+        self.draw_button = self._button(self.draw_action, "Draw a card", primary=True)
+        self.end_turn_button = self._button(self.end_turn_action, "End turn and bank the table")
+        self.concede_button = self._button(self.concede_action, "Concede the game")
+        self.status = QLabel()
+        self.status.setObjectName("status")
+        self.status.setAccessibleName("Table status")
+        self.status.setWordWrap(True)
+        self.status.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        row.addWidget(self.draw_button)
+        row.addWidget(self.end_turn_button)
+        row.addWidget(self.status, 1)
+        row.addWidget(self.concede_button)
+
+        self.log = GameLog()
+        self.game_over = GameOverPanel(self.rematch_action, self.view)
+
+        column = QVBoxLayout()
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(header)
+        column.addWidget(self.opponent)
+        column.addWidget(self.view, 1)
+        column.addWidget(self.me)
+        column.addWidget(controls)
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        outer.addLayout(column, 1)
+        if log_inside:
+            self.log.setParent(self)
+            self.log.setMinimumWidth(220)
+            self.log.setMaximumWidth(300)
+            outer.addWidget(self.log)
+        self.view.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view and event.type() == QEvent.Type.Resize:
+            self.game_over.place()
+        return False
+
+    # ----- the source -----
+    def set_source(self, source: TableSource | None) -> None:
+        """Play `source` on this table (None leaves an empty table); the old one is let go."""
+        old = self.source
+        if old is not None:
+            for signal, slot in self._wiring(old):
+                signal.disconnect(slot)
+        self.source = source
+        if source is None:
+            self.scene.reset(0)
+            self._show_idle()
+        else:
+            for signal, slot in self._wiring(source):
+                signal.connect(slot)
+            self._started()
+            if source.view is not None:
+                self._view_changed(source.view)
+        self.source_changed.emit()
+
+    def _wiring(self, source: TableSource) -> list[tuple[SignalInstance, Callable[..., None]]]:
+        return [
+            (source.events, self._events),
+            (source.view_changed, self._view_changed),
+            (source.error, self._error),
+            (source.pending_changed, self._pending_changed),
+            (source.started, self._started),
+        ]
+
+    def _started(self) -> None:
+        source = self.source
+        if source is None:
+            return
+        self.scene.reset(source.my_seat if source.my_seat is not None else 0)
+        self.shown = None
+        self._first_view = True
+        self._steal_focus = None
+        self.log.clear()
+        self.game_over.hide()
+        self.speaker = Speaker(source.names, source.my_seat)
+        self.game_name.setText(source.game_name)
+        self.game_id.setText(f"Game id {source.game_id}")
+        self.copy_button.setVisible(True)
+        self.watching.setVisible(source.read_only)
+        self._update_controls()
+
+    def _events(self, events: list[Event]) -> None:
+        self.scene.play(events)
+        self._update_controls()
+
+    def _view_changed(self, view: View) -> None:
+        self.scene.settle(view, animate=not self._first_view)
+        self._first_view = False
+        self._update_controls()
+
+    def _pending_changed(self, _pending: bool) -> None:
+        self._update_controls()
+
+    def _error(self, message: str) -> None:
+        self.status.setText(message)
+        self.status.setProperty("error", True)
+        self.status.style().unpolish(self.status)
+        self.status.style().polish(self.status)
+        self.announce(message)
+
+    def _event_played(self, event: Event) -> None:
+        text = self.speaker.describe(event)
+        self.log.add_line(text)
+        self.announce(text)
+
+    def announce(self, text: str) -> None:
+        """Tell screen readers what happened (an accessibility announcement)."""
+        self.last_announcement = text
+        announce(self.view, text)
+
+    # ----- what the table shows -----
+    def _show_idle(self) -> None:
+        self.game_name.setText("No game yet")
+        self.game_id.setText("")
+        self.copy_button.setVisible(False)
+        self.watching.setVisible(False)
+        self.opponent.set_player("Opponent", None)
+        self.me.set_player("You", None)
+        self.opponent.set_active(False)
+        self.me.set_active(False)
+        self.game_over.hide()
+        self.log.clear()
+        self.status.setText("Pick a computer level and press Play to start a game.")
+        self.scene.set_deck_info(len(self.scene.deck_pile), 3, True)
+        self._update_controls()
+
+    def _settled(self, view: View) -> None:
+        source = self.source
+        if source is None:
+            return
+        self.shown = view
+        bottom = self.scene.bottom_seat
+        names = source.names
+        scores = view.scores
+        self.me.set_player(self._display_name(bottom), scores[bottom])
+        self.opponent.set_player(self._display_name(1 - bottom), scores[1 - bottom])
+        self.me.set_active(not view.over and view.turn == bottom)
+        self.opponent.set_active(not view.over and view.turn != bottom)
+        if view.over:
+            title = result_title(view.winner, source.my_seat, names)
+            detail = f"{names[0]} {scores[0]} · {names[1]} {scores[1]}"
+            if view.conceded_by is not None:
+                detail += f"  ({self.speaker.subject(view.conceded_by)} conceded)"
+            self.game_over.show_result(title, detail, source.can_rematch)
+        else:
+            self.game_over.hide()
+        self.view.setAccessibleDescription(self._summary(view))
+        self._update_controls()
+
+    def _display_name(self, seat: int) -> str:
+        if self.source is None:
+            return ""
+        name = self.source.names[seat]
+        if seat == self.source.my_seat and name != "You":
+            return f"{name} (you)"
+        return name
+
+    def _summary(self, view: View) -> str:
+        names = self.source.names if self.source else ("", "")
+        table = ", ".join(card.label for card in view.table) or "nothing"
+        return (
+            f"{names[0]} {view.scores[0]} points, {names[1]} {view.scores[1]} points. "
+            f"On the table: {table}. {view.deck_count} cards in the deck, "
+            f"{view.fools_left} Fools, Death {'still in' if view.death_left else 'gone'}."
+        )
+
+    # ----- input -----
+    def my_turn(self) -> bool:
+        """True when this table may act now: our turn, nothing pending or moving."""
+        source, view = self.source, self.shown
+        return (
+            source is not None
+            and view is not None
+            and source.my_seat is not None
+            and not source.read_only
+            and not source.pending
+            and not self.scene.busy
+            and not view.over
+            and view.turn == source.my_seat
+        )
+
+    def stealing(self) -> bool:
+        return self.my_turn() and self.shown is not None and self.shown.steal_pending
+
+    def _update_controls(self) -> None:
+        source, view = self.source, self.shown
+        mine = self.my_turn()
+        legal = view.legal if view is not None and mine else ()
+        self.draw_action.setEnabled(Draw() in legal)
+        self.end_turn_action.setEnabled(EndTurn() in legal)
+        steal = self.stealing()
+        suits = view.stealable if steal and view is not None else ()
+        if steal and self._steal_focus not in suits:
+            self._steal_focus = suits[0] if suits else None
+        if not steal:
+            self._steal_focus = None
+        for suit, action in zip(Suit, self.steal_actions, strict=True):
+            action.setEnabled(suit in suits)
+        for action in (self.steal_prev_action, self.steal_next_action, self.steal_pick_action):
+            action.setEnabled(steal)
+        self.scene.set_stealable(suits, self._steal_focus)
+        seated = source is not None and source.my_seat is not None and not source.read_only
+        running = view is not None and not view.over
+        idle = source is not None and not source.pending and not self.scene.busy
+        self.concede_action.setEnabled(seated and running and idle)
+        self.rematch_action.setEnabled(
+            source is not None and source.can_rematch and view is not None and view.over
+            and not self.scene.busy
+        )
+        self._update_status(mine, steal)
+
+    def _update_status(self, mine: bool, steal: bool) -> None:
+        source, view = self.source, self.shown
+        if source is None or view is None:
+            return
+        self.status.setProperty("error", False)
+        self.status.style().unpolish(self.status)
+        self.status.style().polish(self.status)
+        if view.over:
+            text = "Game over."
+        elif source.read_only:
+            text = f"Watching: it is {self._display_name(view.turn)}'s turn."
+        elif steal:
+            text = "A Fool! Steal a card: click a glowing suit, or press its number (1-0)."
+        elif mine:
+            text = "Your turn: draw (D), or end your turn (E) to bank the table."
+        elif source.pending:
+            text = "Sending…"
+        elif view.turn != source.my_seat:
+            text = f"{self._display_name(view.turn)} is playing…"
+        else:
+            text = ""
+        self.status.setText(text)
+
+    def draw(self) -> None:
+        if self.draw_action.isEnabled() and self.source is not None:
+            self._act_started()
+            self.source.draw()
+
+    def end_turn(self) -> None:
+        if self.end_turn_action.isEnabled() and self.source is not None:
+            self._act_started()
+            self.source.end_turn()
+
+    def steal(self, suit: Suit) -> None:
+        if self.stealing() and self.shown is not None and suit in self.shown.stealable:
+            self._act_started()
+            assert self.source is not None
+            self.source.steal(suit)
+
+    def _act_started(self) -> None:
+        # Input waits until the result has been played: disable at once, before any reply.
+        for action in (self.draw_action, self.end_turn_action, *self.steal_actions):
+            action.setEnabled(False)
+
+    def _move_steal_focus(self, step: int) -> None:
+        view = self.shown
+        if not self.stealing() or view is None or not view.stealable:
+            return
+        suits = list(view.stealable)
+        index = suits.index(self._steal_focus) if self._steal_focus in suits else -step
+        self._steal_focus = suits[(index + step) % len(suits)]
+        self.scene.set_stealable(suits, self._steal_focus)
+        self.announce(f"{self._steal_focus.label} marked; press Enter to steal it.")
+
+    def _steal_focused(self) -> None:
+        if self._steal_focus is not None:
+            self.steal(self._steal_focus)
+
+    def ask_concede(self) -> None:
+        """Ask to confirm, then concede (non-blocking: the table keeps running meanwhile)."""
+        if not self.concede_action.isEnabled() or self.source is None:
+            return
+        from PySide6.QtWidgets import QMessageBox  # (lazy: only when asked)
+
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Concede the game?",
+            "Concede this game? You lose it whatever the scores.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.finished.connect(self._concede_answered)
+        self._confirm = box
+        box.open()
+
+    def _concede_answered(self, result: int) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        self._confirm = None
+        yes = result == QMessageBox.StandardButton.Yes
+        if yes and self.source is not None and self.concede_action.isEnabled():
+            self._act_started()
+            self.source.concede()
+
+    def rematch(self) -> None:
+        if self.rematch_action.isEnabled() and self.source is not None:
+            self.source.rematch()
+
+    def copy_game_id(self) -> None:
+        if self.source is not None:
+            QGuiApplication.clipboard().setText(self.source.game_id)
+            self.announce("Game id copied.")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.scene.clear_queue()
+        super().closeEvent(event)

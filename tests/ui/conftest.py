@@ -1,0 +1,34 @@
+"""Fixtures for the app's widget tests: isolated settings and a table on screen (offscreen)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.ui.settings import Settings
+from somnium_desktop.ui.table import TableWidget
+from tests.ui.driver import activate, close
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+
+
+@pytest.fixture
+def table(qtbot: QtBot) -> Iterator[TableWidget]:
+    widget = TableWidget()
+    qtbot.addWidget(widget)
+    widget.resize(1100, 720)
+    widget.show()
+    qtbot.waitExposed(widget)
+    activate(qtbot, widget)
+    widget.scene.set_motion(True, 1.0)
+    yield widget
+    if widget.source is not None:
+        widget.source.close()
+    close(qtbot, widget)

@@ -1,0 +1,49 @@
+"""Unhandled exceptions: logged to a file and shown in a dialog with copyable details."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.ui.errors import ExceptionHandler, setup_logging
+
+
+class Boom(RuntimeError):
+    pass
+
+
+def fail() -> None:
+    raise Boom("the table fell over")
+
+
+@pytest.mark.qt_no_exception_capture
+def test_an_exception_in_a_slot_shows_the_dialog_and_is_logged(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    handler_file = setup_logging(tmp_path)
+    hook = ExceptionHandler(Path(handler_file.baseFilename))
+    hook.install()
+    try:
+        QTimer.singleShot(0, fail)
+        qtbot.waitUntil(lambda: bool(hook.dialogs))
+    finally:
+        hook.uninstall()
+        logging.getLogger().removeHandler(handler_file)
+        handler_file.close()
+    assert sys.excepthook is not hook
+    dialog = hook.dialogs[0]
+    details = dialog.details.toPlainText()
+    assert "Boom: the table fell over" in details and "in fail" in details
+    assert dialog.details.isReadOnly()
+    dialog.copy.click()
+    assert QGuiApplication.clipboard().text() == details
+    log_text = (tmp_path / "somnium.log").read_text(encoding="utf-8")
+    assert "Unhandled exception" in log_text and "the table fell over" in log_text
+    dialog.reject()
+    qtbot.waitUntil(lambda: not hook.dialogs)

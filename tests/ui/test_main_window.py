@@ -1,0 +1,114 @@
+"""The main window: offline play from the side panel, the menus, settings, quitting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.offline import BOT_PACE_MS, OfflineGame
+from somnium_desktop.game.bots import Level
+from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.settings import Settings
+from somnium_desktop.ui.settings_dialog import SettingsDialog
+from tests.client.helpers import PlainBot
+from tests.ui.driver import activate, close, play_to_the_end
+
+LEVELS = [
+    Level("careful", "Careful", lambda seed: PlainBot(keep=1)),
+    Level("bold", "Bold", lambda seed: PlainBot(keep=3)),
+]
+
+
+@pytest.fixture
+def window(qtbot: QtBot, settings: Settings) -> Iterator[MainWindow]:
+    settings.reduced_motion = True
+    settings.animation_speed = 8.0  # the computer's pace follows: 75 ms
+    main = MainWindow(settings, LEVELS)
+    qtbot.addWidget(main)
+    main.show()
+    qtbot.waitExposed(main)
+    activate(qtbot, main)
+    yield main
+    close(qtbot, main)
+
+
+def test_play_offline_from_the_panel_to_the_end(qtbot: QtBot, window: MainWindow) -> None:
+    assert window.table.source is None
+    window.panel.level.setCurrentIndex(1)
+    QTest.mouseClick(window.panel.play, Qt.MouseButton.LeftButton)
+    game = window.source
+    assert isinstance(game, OfflineGame)
+    assert game.game_name.endswith("(Bold)")
+    assert window.table.game_name.text() == game.game_name
+    assert game.pace_ms == round(BOT_PACE_MS / 8)
+    play_to_the_end(qtbot, window.table)
+    assert window.table.game_over.isVisible()
+    assert window.table.log.count() > 20
+    assert window.settings.level == "bold"
+
+
+def test_new_game_shortcut_starts_afresh(qtbot: QtBot, window: MainWindow) -> None:
+    QTest.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    first = window.source
+    assert isinstance(first, OfflineGame)
+    QTest.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    second = window.source
+    assert isinstance(second, OfflineGame) and second is not first
+    assert second.game_id != first.game_id
+    assert window.table.game_id.text() == f"Game id {second.game_id}"
+
+
+def test_the_game_menu_offers_the_table_actions(window: MainWindow) -> None:
+    texts = [action.text() for action in window.game_menu.actions()]
+    for text in ("&New offline game", "&Draw", "&End turn", "&Rematch", "Con&cede…",
+                 "&Settings…", "&Quit"):
+        assert text in texts
+    assert window.table.draw_action.shortcut().toString() == "D"
+    assert window.table.end_turn_action.shortcut().toString() == "E"
+
+
+def test_settings_change_motion_and_pace(qtbot: QtBot, window: MainWindow) -> None:
+    window.start_offline("careful")
+    window.open_settings()
+    dialog = window.findChild(SettingsDialog)
+    assert dialog is not None and dialog.isVisible()
+    dialog.reduced_motion.setChecked(False)
+    dialog.speed.setCurrentIndex(dialog.speed.findText("Fast"))
+    dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+    assert window.table.scene.reduced_motion is False
+    assert window.table.scene.speed == 2.0
+    assert isinstance(window.source, OfflineGame)
+    assert window.source.pace_ms == BOT_PACE_MS // 2
+    window.settings.store.sync()
+    reread = Settings(window.settings.store)
+    assert reread.reduced_motion is False and reread.animation_speed == 2.0
+
+
+def test_keyboard_help(qtbot: QtBot, window: MainWindow) -> None:
+    window.keys_action.trigger()
+    box = window.findChild(QMessageBox)
+    assert box is not None and "steal" in box.text()
+    box.close()
+
+
+def test_quit_closes_and_remembers_the_window(qtbot: QtBot, window: MainWindow) -> None:
+    game = window.start_offline("careful")
+    assert game is not None
+    window.quit_action.trigger()
+    assert not window.isVisible()
+    assert window.settings.store.value("window/geometry") is not None
+    assert window.table.source is None
+
+
+def test_without_computer_players_play_is_off(qtbot: QtBot, settings: Settings) -> None:
+    main = MainWindow(settings, [])
+    qtbot.addWidget(main)
+    assert not main.panel.play.isEnabled()
+    assert not main.new_game_action.isEnabled()
+    assert main.start_offline("easy") is None
+    main.close()

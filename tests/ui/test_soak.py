@@ -1,0 +1,27 @@
+"""Soak: an animated 54-card table painted thousands of times keeps the process alive."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_an_animated_table_survives_thousands_of_paints() -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    # In a child process: a crash (none_dealloc aborts) must fail this test, not kill pytest.
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.ui.soak_table", "30", "3000"],
+        capture_output=True, text=True, timeout=120, env=env, cwd=ROOT,
+    )
+    assert run.returncode == 0, f"the table died: {run.returncode}\n{run.stderr[-3000:]}"
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert figures["paints"] >= 1500, figures
+    assert figures["none_low"] >= figures["none_start"] - 50, figures

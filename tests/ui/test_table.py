@@ -1,0 +1,322 @@
+"""The card table, played through its real widgets: clicks, keys, steals, resizing, game over."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.describe import Speaker
+from somnium_desktop.client.offline import OfflineGame
+from somnium_desktop.game import FOOL, Event, GameState, Suit, new_game
+from somnium_desktop.game.events import CardDrawn, CardStolen, GameEnded
+from somnium_desktop.ui.table import TableWidget
+from tests.client.helpers import PlainBot
+from tests.game_helpers import c, stacked
+from tests.ui.driver import click_suit, play_to_the_end, wait_for_input
+
+
+def start(table: TableWidget, state: GameState | None = None, keep: int = 2, seed: int = 11,
+          pace_ms: int = 0) -> OfflineGame:
+    deal = (lambda s: state) if state is not None else new_game
+    game = OfflineGame(lambda s: PlainBot(keep), seed=seed, deal=deal, pace_ms=pace_ms)
+    table.set_source(game)
+    game.start()
+    return game
+
+
+def record(game: OfflineGame) -> list[Event]:
+    events: list[Event] = []
+    game.events.connect(events.extend)
+    return events
+
+
+def test_a_whole_game_by_clicks_and_keys(qtbot: QtBot, table: TableWidget) -> None:
+    game = start(table)
+    events = record(game)
+    actions = play_to_the_end(qtbot, table)
+    assert actions > 10
+    view = table.shown
+    assert view is not None and view.over
+    assert isinstance(events[-1], GameEnded)
+    # The piles always matched the engine's view: no surprise rebuilds.
+    assert table.scene.resyncs == 0
+    assert table.scene.matches(view)
+    assert table.game_over.isVisible()
+    assert table.game_over.title.text() in ("You won!", "Computer won", "A draw")
+    assert not table.draw_action.isEnabled() and not table.end_turn_action.isEnabled()
+    assert not table.concede_action.isEnabled()
+    assert table.rematch_action.isEnabled()
+
+
+def test_the_log_has_one_sentence_per_event_and_each_is_announced(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    game = start(table)
+    events = record(game)
+    spoken: list[str] = []
+    table.scene.event_played.connect(lambda _e: spoken.append(table.last_announcement))
+    play_to_the_end(qtbot, table)
+    speaker = Speaker(game.names, game.my_seat)
+    assert table.log.lines() == [speaker.describe(e) for e in events]
+    assert spoken == table.log.lines()
+    assert table.log.count() == len(events)
+
+
+def test_stealing_by_click(qtbot: QtBot, table: TableWidget) -> None:
+    # You bank Angels 5; the computer banks Suns 4 and Cups 5; you draw a Fool and steal.
+    state = stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4), c(Suit.CUPS, 5), FOOL], first=0)
+    game = start(table, state)
+    events = record(game)
+    wait_for_input(qtbot, table)
+    QTest.mouseClick(table.draw_button, Qt.MouseButton.LeftButton)
+    QTest.mouseClick(table.end_turn_button, Qt.MouseButton.LeftButton)
+    wait_for_input(qtbot, table)
+    QTest.mouseClick(table.draw_button, Qt.MouseButton.LeftButton)
+    wait_for_input(qtbot, table)
+    assert table.stealing()
+    assert table.scene.stealable == (Suit.SUNS, Suit.CUPS)
+    assert not table.draw_action.isEnabled()  # a steal must come first
+    # A click on a suit the opponent does not hold does nothing.
+    click_suit(table, Suit.MOONS)
+    assert table.stealing()
+    click_suit(table, Suit.CUPS)
+    wait_for_input(qtbot, table)
+    stolen = [e for e in events if isinstance(e, CardStolen)]
+    assert stolen == [CardStolen(0, 1, c(Suit.CUPS, 5))]
+    assert [item.card for item in table.scene.table_pile] == [c(Suit.CUPS, 5)]
+    assert table.log.lines()[-1] == "You stole Cups 5 from Computer."
+
+
+def steal_ready(qtbot: QtBot, table: TableWidget) -> OfflineGame:
+    state = stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4), c(Suit.CUPS, 5), FOOL], first=0)
+    game = start(table, state)
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    QTest.keyClick(table, Qt.Key.Key_E)
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    wait_for_input(qtbot, table)
+    assert table.stealing()
+    return game
+
+
+def test_stealing_by_number_key(qtbot: QtBot, table: TableWidget) -> None:
+    game = steal_ready(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_9)  # Moons: not held, nothing happens
+    assert table.stealing()
+    QTest.keyClick(table, Qt.Key.Key_2)  # Suns
+    wait_for_input(qtbot, table)
+    assert game.view.table == (c(Suit.SUNS, 4),)
+
+
+def focus(table: TableWidget) -> Suit | None:
+    return table.scene.focus_suit
+
+
+def test_stealing_by_arrows_and_enter(qtbot: QtBot, table: TableWidget) -> None:
+    game = steal_ready(qtbot, table)
+    assert focus(table) == Suit.SUNS
+    QTest.keyClick(table, Qt.Key.Key_Right)
+    assert focus(table) == Suit.CUPS
+    assert "Cups" in table.last_announcement
+    QTest.keyClick(table, Qt.Key.Key_Right)
+    assert focus(table) == Suit.SUNS  # it wraps around
+    QTest.keyClick(table, Qt.Key.Key_Left)
+    QTest.keyClick(table, Qt.Key.Key_Return)
+    wait_for_input(qtbot, table)
+    assert game.view.table == (c(Suit.CUPS, 5),)
+
+
+def cards_inside(table: TableWidget) -> None:
+    viewport = QRectF(table.view.viewport().rect())
+    for item in table.scene.card_items:
+        rect = item.mapRectToScene(item.rect())
+        shown = QRectF(table.view.mapFromScene(rect).boundingRect())
+        assert viewport.contains(shown), f"{item.label} at {shown} is outside {viewport}"
+
+
+def test_resizing_keeps_every_card_inside_and_the_proportions(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    start(table)
+    play = 0
+    wait_for_input(qtbot, table)
+    while play < 6 and table.draw_action.isEnabled():
+        QTest.keyClick(table, Qt.Key.Key_D)
+        wait_for_input(qtbot, table)
+        play += 1
+    aspect = table.deck.aspect()
+    widths = []
+    for size in (QSize(1100, 720), QSize(760, 520), QSize(1500, 600), QSize(800, 1000)):
+        table.resize(size)
+        qtbot.waitUntil(lambda size=size: table.size() == size)  # type: ignore[misc]
+        QGuiApplication.processEvents()
+        cards_inside(table)
+        geometry = table.scene.geometry
+        assert abs(geometry.card_w / geometry.card_h - aspect) < 0.02
+        content = geometry.content
+        viewport = table.view.viewport().rect()
+        # Centred on at least one axis, and filling the other.
+        slack_x = viewport.width() - content.width()
+        slack_y = viewport.height() - content.height()
+        assert min(slack_x, slack_y) < geometry.card_w
+        left, right = content.left(), viewport.width() - content.right()
+        assert abs(left - right) <= 2 + geometry.card_w * 0.5
+        widths.append(geometry.card_w)
+        assert table.scene.matches(game_view(table))
+    assert widths[1] < widths[0]  # a smaller window shows smaller cards
+
+
+def game_view(table: TableWidget):  # type: ignore[no-untyped-def]
+    assert table.shown is not None
+    return table.shown
+
+
+def test_cards_are_rendered_for_the_screen_they_are_on(qtbot: QtBot, table: TableWidget) -> None:
+    start(table)
+    ratio = table.view.devicePixelRatioF()
+    geometry = table.scene.geometry
+    item = table.scene.deck_pile[-1]
+    face = item.childItems()[-1]
+    pixmap = face.pixmap()  # type: ignore[attr-defined]
+    assert pixmap.devicePixelRatio() == ratio
+    assert pixmap.width() == round(geometry.card_w * ratio)
+    table.scene.relayout(table.view.viewport().size(), 2.0)
+    pixmap = face.pixmap()  # type: ignore[attr-defined]
+    assert pixmap.devicePixelRatio() == 2.0
+    assert pixmap.width() == round(geometry.card_w * 2)
+    assert pixmap.deviceIndependentSize().width() == geometry.card_w
+
+
+def test_animations_run_and_input_waits_for_them(qtbot: QtBot, table: TableWidget) -> None:
+    table.scene.set_motion(False, 2.0)
+    game = start(table, stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4)], first=0))
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    assert table.scene.busy
+    assert not table.draw_action.isEnabled() and not table.end_turn_action.isEnabled()
+    drawn = table.scene.table_pile[0]
+    target = table.scene.geometry.table_pos(0)
+    assert drawn.pos() != target  # still on its way
+    QTest.keyClick(table, Qt.Key.Key_D)  # ignored while the card flies
+    assert len(game.view.table) == 1
+    wait_for_input(qtbot, table)
+    assert drawn.pos() == target and drawn.face_up and drawn.card == c(Suit.ANGELS, 5)
+    assert table.draw_action.isEnabled() and table.end_turn_action.isEnabled()
+
+
+def test_a_resize_during_a_move_lands_every_card_and_play_goes_on(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    table.scene.set_motion(False, 0.5)  # slow: the resize surely comes mid-flight
+    game = start(table, stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4)], first=0))
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    qtbot.wait(60)
+    assert table.scene.busy
+    table.resize(900, 640)
+    qtbot.waitUntil(lambda: table.view.viewport().width() < 900)
+    QTest.keyClick(table, Qt.Key.Key_E)  # still ignored: the step after the move is pending
+    wait_for_input(qtbot, table)
+    cards_inside(table)
+    drawn = table.scene.table_pile[0]
+    assert drawn.pos() == table.scene.geometry.table_pos(0) and drawn.face_up
+    assert drawn.flip.angle() == 0.0
+    assert table.scene.matches(game.view) and table.scene.resyncs == 0
+
+
+def test_reduced_motion_puts_cards_in_place_at_once(qtbot: QtBot, table: TableWidget) -> None:
+    table.scene.set_motion(True, 1.0)
+    start(table, stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4)], first=0))
+    wait_for_input(qtbot, table)
+    busy: list[bool] = []
+    table.scene.busy_changed.connect(busy.append)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    assert not table.scene.busy
+    assert table.scene.table_pile[0].pos() == table.scene.geometry.table_pos(0)
+    assert table.draw_action.isEnabled()
+    QTest.keyClick(table, Qt.Key.Key_E)
+    assert busy == []  # nothing ever moved over time
+    bank = table.scene.bank_piles[0]
+    assert [item.card for item in bank] == [c(Suit.ANGELS, 5)]
+    slot = table.scene.bank_slot_rect(0, Suit.ANGELS)
+    assert slot.contains(bank[0].pos() + QPointF(1, 1))
+
+
+def test_game_over_and_rematch(qtbot: QtBot, table: TableWidget) -> None:
+    game = start(table)
+    wait_for_input(qtbot, table)
+    old_id = game.game_id
+    QTest.mouseClick(table.concede_button, Qt.MouseButton.LeftButton)
+    box = table.findChild(QMessageBox)
+    assert box is not None and box.isVisible()
+    box.button(QMessageBox.StandardButton.Yes).click()
+    qtbot.waitUntil(lambda: table.shown is not None and table.shown.over)
+    assert table.game_over.isVisible()
+    assert table.game_over.title.text() == "Computer won"
+    assert "You conceded" in table.game_over.detail.text()
+    assert table.log.lines()[-2:] == ["You conceded.",
+                                      "Game over: Computer won by concession, "
+                                      f"{game.view.scores[1]} to {game.view.scores[0]}."]
+    QTest.mouseClick(table.game_over.rematch, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: table.shown is not None and not table.shown.over)
+    assert game.game_id != old_id
+    assert not table.game_over.isVisible()
+    assert table.game_id.text() == f"Game id {game.game_id}"
+    assert all(not line.startswith("Game over") for line in table.log.lines())
+    assert len(table.scene.deck_pile) == 54
+
+
+def test_concede_can_be_called_off(qtbot: QtBot, table: TableWidget) -> None:
+    game = start(table)
+    wait_for_input(qtbot, table)
+    table.concede_action.trigger()
+    box = table.findChild(QMessageBox)
+    assert box is not None
+    box.button(QMessageBox.StandardButton.No).click()
+    qtbot.wait(10)
+    assert not game.view.over
+
+
+def test_header_copy_and_accessible_names(qtbot: QtBot, table: TableWidget) -> None:
+    game = start(table)
+    assert table.game_name.text() == game.game_name
+    QTest.mouseClick(table.copy_button, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == game.game_id
+    assert table.view.accessibleName() == "Card table"
+    assert "cards in the deck" in table.view.accessibleDescription()
+    for widget in (table.draw_button, table.end_turn_button, table.concede_button,
+                   table.copy_button, table.log, table.game_over.rematch):
+        assert widget.accessibleName(), widget
+    assert not table.watching.isVisible()
+
+
+def test_the_first_draw_is_logged_with_its_card(qtbot: QtBot, table: TableWidget) -> None:
+    game = start(table, stacked([c(Suit.MOONS, 7)], first=0))
+    events = record(game)
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    assert events == [CardDrawn(0, c(Suit.MOONS, 7))]
+    assert table.log.lines() == ["You drew Moons 7."]
+    assert table.last_announcement == "You drew Moons 7."
+
+
+def test_errors_from_the_source_are_shown_in_words(qtbot: QtBot, table: TableWidget) -> None:
+    game = start(table)
+    game.error.emit("Not allowed: it is not your turn.")
+    assert table.status.text() == "Not allowed: it is not your turn."
+    assert table.last_announcement == "Not allowed: it is not your turn."
+
+
+def test_an_empty_table_invites_to_play(qtbot: QtBot, table: TableWidget) -> None:
+    assert table.source is None
+    assert "Play" in table.status.text()
+    assert not table.draw_action.isEnabled()
+    assert len(table.scene.deck_pile) == 54
+    game = start(table)
+    table.set_source(None)
+    game.close()
+    assert table.game_name.text() == "No game yet"
