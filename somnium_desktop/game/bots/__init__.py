@@ -52,3 +52,4 @@ def levels() -> list[Level]:
 
 def _load() -> None:
     """Import the bot modules so they register their levels."""
+    from . import classic, strong  # noqa: F401  (they register easy, normal, hard; expert)

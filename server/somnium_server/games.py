@@ -1,0 +1,447 @@
+"""Games: one in-memory room per game with a single writer, backed by durable storage.
+
+Every change goes through `GameService._commit`: under the room's lock, checked against the
+version, written to storage (and committed) before anyone hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+
+from somnium_desktop.game import (
+    Action,
+    GameState,
+    IllegalAction,
+    action_from_dict,
+    action_to_dict,
+    apply,
+    event_to_dict,
+    new_game,
+    state_from_dict,
+    state_to_dict,
+    view_of,
+    view_to_dict,
+)
+
+from .computer import ComputerRunner, Computers, choose
+from .errors import ApiError, illegal
+from .events import StreamHub, Subscriber, frame
+from .lobby import Lobby
+from .models import ActRequest, ComputerOpponent, PersonOpponent
+from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
+from .storage import GameUpdate, Storage, StoredAction, StoredEvent, User
+
+log = logging.getLogger("somnium_server.games")
+
+COMPUTER_USER = "computer"
+HISTORY_GRACE = 600.0  # seconds a finished game's events and answers stay in memory
+
+
+class GameService:
+    """Creates, joins, plays and replays games; the only writer of game state."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        lobby: Lobby,
+        hub: StreamHub,
+        computers: Computers,
+        *,
+        event_window: int,
+        computer_pause: float,
+        observer_flush: float,
+    ) -> None:
+        self.storage = storage
+        self.lobby = lobby
+        self.hub = hub
+        self.computers = computers
+        self.event_window = event_window
+        self.observer_flush = observer_flush
+        self.rooms: dict[str, GameRoom] = {}
+        self.history_grace = HISTORY_GRACE
+        self.runner = ComputerRunner(computer_pause, self._computer_move)
+
+    # -- start and stop -----------------------------------------------------------------------
+    async def load(self) -> None:
+        """Bring every stored game back; computers resume the turns that are theirs."""
+        for record in await self.storage.list_games():
+            room = GameRoom.from_record(record, self.event_window)
+            if record.status != "finished":  # finished ones: on demand (ensure_history)
+                await self._load_history(room)
+            self.rooms[room.id] = room
+        for room in self.rooms.values():
+            self._wake_computer(room)
+
+    async def stop(self) -> None:
+        await self.runner.stop()
+
+    # -- reading ------------------------------------------------------------------------------
+    def room(self, game_id: str) -> GameRoom:
+        room = self.rooms.get(game_id.upper())
+        if room is None:
+            raise ApiError(404, "unknown_game", f"there is no game {game_id}")
+        return room
+
+    def newest_first(self) -> Iterator[dict[str, Any]]:
+        """Lobby lines, newest game first (built as they are read)."""
+        return (room.summary() for room in reversed(self.rooms.values()))
+
+    async def ensure_history(self, room: GameRoom) -> None:
+        """Reload a finished game's recent events and action answers if they were let go."""
+        if room.status == "finished" and not room.window and room.seq:
+            await self._load_history(room)
+
+    async def _load_history(self, room: GameRoom) -> None:
+        """The recent events (for Last-Event-ID resume) and the answers given (for retries)."""
+        events = await self.storage.get_events(
+            room.id, after=max(0, room.seq - self.event_window)
+        )
+        actions = await self.storage.get_actions(room.id)
+        if room.window:  # loaded by someone else meanwhile
+            return
+        room.window.extend((event.seq, event_frame(event)) for event in events)
+        room.actions.update({a.action_id: (a.user_id, a.result) for a in actions})
+
+    def _let_go_later(self, room: GameRoom) -> None:
+        """A finished game keeps its history in memory a while, then only in storage."""
+        asyncio.get_running_loop().call_later(self.history_grace, self._let_go, room)
+
+    @staticmethod
+    def _let_go(room: GameRoom) -> None:
+        if room.status == "finished":
+            room.window.clear()
+            room.actions.clear()
+
+    async def log(self, game_id: str) -> bytes:
+        room = self.room(game_id)
+        events = await self.storage.get_events(room.id)
+        return orjson.dumps([event.data for event in events])
+
+    async def replay(self, game_id: str) -> bytes:
+        """The public view after every action of a finished game, rebuilt by the engine."""
+        room = self.room(game_id)
+        if room.status != "finished":
+            raise ApiError(409, "game_not_finished", "replays open once the game has ended")
+        state = state_from_dict(room.initial_state)
+        actions = await self.storage.get_actions(room.id)
+        start_version = actions[0].version - 1 if actions else room.version
+        steps: list[dict[str, Any]] = [
+            {"version": start_version, "seat": None, "action": None,
+             "view": view_to_dict(view_of(state))}
+        ]
+        for stored in actions:
+            state, _ = apply(state, stored.seat, action_from_dict(stored.action))
+            steps.append({"version": stored.version, "seat": stored.seat,
+                          "action": stored.action, "view": view_to_dict(view_of(state))})
+        return orjson.dumps({"game_id": room.id, "steps": steps})
+
+    # -- creating, joining, leaving -------------------------------------------------------------
+    def _seat_for(self, kind: str, level: str | None, user: User | None) -> Seat:
+        if kind == "computer":
+            offered = self.computers.available()
+            if level is None or level not in offered:
+                known = ", ".join(offered) or "none"
+                raise ApiError(
+                    422, "unknown_level", f"no computer level {level!r} (offered: {known})"
+                )
+            return Seat("computer", name=f"Computer ({offered[level]})", level=level)
+        if user is None:
+            return Seat("open")
+        return Seat("person", user_id=user.id, name=user.display_name)
+
+    async def create(self, user: User, request: PersonOpponent | ComputerOpponent) -> GameRoom:
+        host = (
+            self._seat_for("computer", request.host_level, None)
+            if request.host_level is not None
+            else self._seat_for("person", None, user)
+        )
+        level = request.level if isinstance(request, ComputerOpponent) else None
+        other = self._seat_for(request.opponent, level, None)
+        return await self._open_game(request.name, user.id, [host, other])
+
+    async def _open_game(self, name: str, created_by: str, seats: list[Seat]) -> GameRoom:
+        game_id = new_game_id(self.rooms)
+        state = new_game(secrets.randbits(63))
+        playing = all(seat.kind != "open" for seat in seats)
+        room = GameRoom(
+            id=game_id, name=name, created_at=time.time(), created_by=created_by,
+            seats=seats, status="playing" if playing else "waiting", state=state,
+            initial_state=state_to_dict(state), version=1, seq=0,
+            meta={"agreed": [], "rematch": None, "closed": False},
+            bot_seed=secrets.randbits(31), window=deque(maxlen=self.event_window),
+        )
+        table_events: list[dict[str, Any]] = [
+            {"type": "game_created", "name": name, "players": room.players()}
+        ]
+        if playing:
+            table_events.append({"type": "game_started", "first": state.first})
+        events = _number(table_events, room.seq, room.version, room.view())
+        room.seq = events[-1].seq
+        await self.storage.create_game(room.record(), events)
+        self.rooms[game_id] = room
+        room.remember(events)
+        self.lobby.publish("game_created", {"game": room.summary()})
+        self._wake_computer(room)
+        return room
+
+    async def join(self, user: User, game_id: str) -> GameRoom:
+        room = self.room(game_id)
+        async with room.lock:
+            if room.status != "waiting":
+                raise ApiError(409, "game_started", "this game has already started")
+            if room.seat_of(user.id) is not None:
+                raise ApiError(409, "already_seated", "you already sit at this table")
+            open_seats = [n for n, seat in enumerate(room.seats) if seat.kind == "open"]
+            if not open_seats:
+                raise ApiError(409, "seat_taken", "no seat is open at this table")
+            seat = open_seats[0]
+            seats = list(room.seats)
+            seats[seat] = Seat("person", user_id=user.id, name=user.display_name)
+            playing = all(s.kind != "open" for s in seats)
+            events: list[dict[str, Any]] = [
+                {"type": "seat_taken", "seat": seat,
+                 "player": {"seat": seat, **seats[seat].to_dict()}}
+            ]
+            if playing:
+                events.append({"type": "game_started", "first": room.state.first})
+            await self._commit(
+                room, events, seats=seats, status="playing" if playing else "waiting"
+            )
+        self.lobby.publish("seat_taken", {"game": room.summary()})
+        self._wake_computer(room)
+        return room
+
+    async def leave(self, user: User, game_id: str) -> GameRoom:
+        """Leave a game before it starts; a table with no person left is closed."""
+        room = self.room(game_id)
+        async with room.lock:
+            if room.status != "waiting":
+                raise ApiError(409, "game_started", "you can only leave a game before it starts")
+            seat = room.seat_of(user.id)
+            if seat is None and user.id != room.created_by:
+                raise ApiError(403, "not_a_player", "you do not sit at this table")
+            seats = list(room.seats)
+            events: list[dict[str, Any]] = []
+            if seat is not None:
+                seats[seat] = Seat("open")
+                events.append({"type": "seat_left", "seat": seat})
+            closed = not any(s.kind == "person" for s in seats)
+            meta = dict(room.meta)
+            if closed:
+                meta["closed"] = True
+                events.append({"type": "game_closed"})
+            await self._commit(
+                room, events, seats=seats, status="finished" if closed else "waiting", meta=meta
+            )
+        self.lobby.publish("game_closed" if closed else "seat_left", {"game": room.summary()})
+        return room
+
+    # -- playing -------------------------------------------------------------------------------
+    async def act(self, user: User, game_id: str, request: ActRequest) -> bytes:
+        """One player's action: exactly once per action id, only against the current version."""
+        room = self.room(game_id)
+        await self.ensure_history(room)
+        async with room.lock:
+            seen = room.actions.get(request.action_id)
+            if seen is not None:
+                if seen[0] != user.id:
+                    raise ApiError(
+                        409, "action_id_taken", "that action id was used by another player"
+                    )
+                return seen[1]
+            seat = room.seat_of(user.id)
+            if seat is None:
+                raise ApiError(403, "not_a_player", "only the two seated players can act")
+            if room.status == "waiting":
+                raise ApiError(409, "game_not_started", "the game has not started yet")
+            if request.version != room.version:
+                raise ApiError(
+                    409, "stale_version",
+                    f"the game is at version {room.version}, not {request.version}",
+                    version=room.version,
+                )
+            action = action_from_dict(request.action.model_dump())
+            try:
+                state, events = apply(room.state, seat, action)
+            except IllegalAction as error:
+                raise illegal(error) from None
+            return await self._play(room, seat, action, state, events, user.id, request.action_id)
+
+    async def _play(
+        self,
+        room: GameRoom,
+        seat: int,
+        action: Action,
+        state: GameState,
+        engine_events: list[Any],
+        user_id: str,
+        action_id: str,
+    ) -> bytes:
+        """Commit an action the engine accepted; the answer is stored for retries."""
+        version = room.version + 1
+        view = view_to_dict(view_of(state))
+        events = _number([event_to_dict(e) for e in engine_events], room.seq, version, view)
+        result = orjson.dumps(
+            {"version": version, "seq": events[-1].seq, "events": [e.data for e in events],
+             "view": view}
+        )
+        was_turn = room.state.turn
+        stored = StoredAction(action_id, user_id, seat, version, action_to_dict(action), result)
+        await self._commit(
+            room, [], state=state, status="finished" if state.over else "playing",
+            numbered=events, action=stored,
+        )
+        room.actions[action_id] = (user_id, result)
+        room.seed_view(view)
+        if state.over:
+            self.lobby.publish("game_finished", {"game": room.summary()})
+            self._let_go_later(room)
+        elif state.turn != was_turn:
+            self.lobby.publish("turn_passed", {"game": room.summary()})
+        self._wake_computer(room)
+        return result
+
+    async def _computer_move(self, game_id: str) -> bool:
+        """The computer to move takes one action; True if a computer is to move again."""
+        room = self.rooms[game_id]
+        async with room.lock:
+            if not self._computer_to_move(room):
+                return False
+            seat = room.state.turn
+            level = room.seats[seat].level or ""
+            bot = room.bots.get(seat)
+            if bot is None:
+                bot = room.bots[seat] = self.computers.make(level, room.bot_seed + seat)
+            # in a thread: a strong bot may think for tens of milliseconds, and the event loop
+            # keeps serving everyone else meanwhile (the room's lock keeps the state still)
+            action = await asyncio.to_thread(choose, bot, room.state, seat, room.id)
+            state, events = apply(room.state, seat, action)
+            await self._play(
+                room, seat, action, state, events, COMPUTER_USER, f"computer-{room.version + 1}"
+            )
+        return self._computer_to_move(room)
+
+    @staticmethod
+    def _computer_to_move(room: GameRoom) -> bool:
+        return (
+            room.status == "playing"
+            and not room.state.over
+            and room.seats[room.state.turn].kind == "computer"
+        )
+
+    def _wake_computer(self, room: GameRoom) -> None:
+        if self._computer_to_move(room):
+            self.runner.wake(room.id)
+
+    async def rematch(self, user: User, game_id: str) -> GameRoom:
+        """Ask for a rematch; once every person at the table agreed, a new game opens."""
+        room = self.room(game_id)
+        async with room.lock:
+            if room.status != "finished" or room.meta.get("closed"):
+                raise ApiError(409, "game_not_finished", "a rematch is offered once a game ends")
+            seat = room.seat_of(user.id)
+            if seat is None:
+                raise ApiError(403, "not_a_player", "only the two seated players can ask")
+            if room.meta.get("rematch"):
+                return room
+            agreed = set(room.meta.get("agreed", [])) | {seat}
+            agreed |= {n for n, s in enumerate(room.seats) if s.kind == "computer"}
+            meta = {**room.meta, "agreed": sorted(agreed)}
+            events: list[dict[str, Any]] = [{"type": "rematch_offered", "seat": seat}]
+            if len(agreed) == len(room.seats):
+                new = await self._open_game(
+                    room.name, room.created_by, [Seat(**s.to_dict()) for s in room.seats]
+                )
+                meta["rematch"] = new.id
+                events.append({"type": "rematch", "game_id": new.id})
+            await self._commit(room, events, meta=meta)
+        return room
+
+    # -- the one write path ---------------------------------------------------------------------
+    async def _commit(
+        self,
+        room: GameRoom,
+        table_events: list[dict[str, Any]],
+        *,
+        numbered: list[StoredEvent] | None = None,
+        action: StoredAction | None = None,
+        **changes: Any,
+    ) -> None:
+        """Store a change (caller holds the room's lock), then apply it and tell the listeners."""
+        version = room.version + 1
+        events = (
+            numbered if numbered is not None
+            else _number(table_events, room.seq, version, room.view())
+        )
+        seq = events[-1].seq if events else room.seq
+        stored_changes = dict(changes)
+        if "seats" in stored_changes:
+            stored_changes["seats"] = [s.to_dict() for s in stored_changes["seats"]]
+        if "state" in stored_changes:
+            stored_changes["state"] = state_to_dict(stored_changes["state"])
+        record = room.record(version=version, seq=seq, **stored_changes)
+        await self.storage.update_game(
+            GameUpdate(record=record, expected_version=room.version, events=events, action=action)
+        )
+        for key, value in changes.items():
+            setattr(room, key, value)
+        room.version = version
+        room.seq = seq
+        room.remember(events)
+
+    # -- observers -----------------------------------------------------------------------------
+    def watch(self, room: GameRoom, last_event_id: str | None, observer: bool) -> Subscriber:
+        """A stream of a game: missed events after Last-Event-ID, else a snapshot first."""
+        first = missed_since(room, last_event_id)
+        if first is None:
+            first = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
+        subscriber = Subscriber(first)
+        room.channel.subscribers.add(subscriber)
+        if observer:
+            room.observers += 1
+            self._observers_changed(room)
+        subscriber.push(frame("observers", {"type": "observers", "count": room.observers}))
+        return subscriber
+
+    def unwatch(self, room: GameRoom, subscriber: Subscriber, observer: bool) -> None:
+        room.channel.subscribers.discard(subscriber)
+        if observer:
+            room.observers -= 1
+            self._observers_changed(room)
+
+    def _observers_changed(self, room: GameRoom) -> None:
+        """Gather observer-count changes into one event per game per flush interval."""
+        if room.observer_flush is None:
+            room.observer_flush = asyncio.get_running_loop().call_later(
+                self.observer_flush, self._announce_observers, room
+            )
+
+    def _announce_observers(self, room: GameRoom) -> None:
+        room.observer_flush = None
+        if room.observers == room.announced_observers:
+            return
+        room.announced_observers = room.observers
+        room.channel.publish(frame("observers", {"type": "observers", "count": room.observers}))
+        self.lobby.publish("observers", {"game_id": room.id, "observers": room.observers})
+
+
+def _number(
+    table_events: list[dict[str, Any]], last_seq: int, version: int,
+    view: dict[str, Any] | None = None,
+) -> list[StoredEvent]:
+    """Give events their sequence numbers; the last one carries the view after the change."""
+    numbered = []
+    for n, event in enumerate(table_events, start=1):
+        data: dict[str, Any] = {"seq": last_seq + n, "version": version, "event": event}
+        if n == len(table_events) and view is not None:
+            data["view"] = view
+        numbered.append(StoredEvent(last_seq + n, data))
+    return numbered

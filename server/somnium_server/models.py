@@ -1,0 +1,185 @@
+"""The JSON the API reads and writes: strict request models and declared answers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from somnium_desktop.game import Suit
+
+SuitCode = Literal[
+    "angels", "suns", "wands", "cups", "towers", "swords", "dragons", "pentacles", "moons",
+    "demons",
+]
+assert set(SuitCode.__args__) == {suit.code for suit in Suit}  # type: ignore[attr-defined]
+
+GameId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9]{1,16}$")]
+LEVEL_PATTERN = r"^[a-z0-9_-]{1,32}$"  # the OpenAPI lists the levels on offer as an enum
+LevelKey = Annotated[str, StringConstraints(pattern=LEVEL_PATTERN)]
+Status = Literal["waiting", "playing", "finished"]
+MAX_VERSION = 1_000_000
+
+
+class Strict(BaseModel):
+    """Requests: unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class DrawAction(Strict):
+    type: Literal["draw"]
+
+
+class EndTurnAction(Strict):
+    type: Literal["end_turn"]
+
+
+class StealAction(Strict):
+    type: Literal["steal"]
+    suit: SuitCode
+
+
+class ConcedeAction(Strict):
+    type: Literal["concede"]
+
+
+ActionModel = Annotated[
+    DrawAction | EndTurnAction | StealAction | ConcedeAction, Field(discriminator="type")
+]
+
+
+TableName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+HOST_LEVEL = (
+    "a computer of this level plays your seat and you watch "
+    "(with a computer opponent: two computers play)"
+)
+
+
+class PersonOpponent(Strict):
+    """A new table with a seat open for a person to join."""
+
+    name: TableName
+    opponent: Literal["person"]
+    host_level: LevelKey | None = Field(default=None, description=HOST_LEVEL)
+
+
+class ComputerOpponent(Strict):
+    """A new table against the computer; the game starts at once."""
+
+    name: TableName
+    opponent: Literal["computer"]
+    level: LevelKey = Field(description="the computer opponent's level (see GET /levels)")
+    host_level: LevelKey | None = Field(default=None, description=HOST_LEVEL)
+
+
+
+class ActRequest(Strict):
+    """One action by the player whose turn it is (concede: either player)."""
+
+    action_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] = Field(
+        description="chosen by the client; a retry with the same id gets the first answer"
+    )
+    version: int = Field(
+        ge=0, le=MAX_VERSION, description="the game version the action was made against"
+    )
+    action: ActionModel
+
+
+class LevelInfo(BaseModel):
+    key: str
+    label: str
+
+
+class UserInfo(BaseModel):
+    id: str
+    display_name: str
+
+
+class Player(BaseModel):
+    """Who sits in a seat."""
+
+    seat: int
+    kind: Literal["person", "computer", "open"]
+    user_id: str | None = None
+    name: str | None = None
+    level: str | None = None
+
+
+class ViewModel(BaseModel):
+    """The public view of a game: the same for players and observers (no deck order)."""
+
+    banks: list[list[str]]
+    scores: list[int]
+    table: list[str]
+    discard: list[str]
+    deck_count: int
+    fools_left: int
+    death_left: bool
+    turn: int
+    first: int
+    steal_pending: bool
+    stealable: list[SuitCode]
+    stolen: list[str]
+    over: bool
+    winner: int | None
+    conceded_by: int | None
+    legal: list[ActionModel]
+
+
+class Rematch(BaseModel):
+    agreed: list[int] = Field(description="seats that asked for a rematch")
+    game_id: str | None = Field(description="the new game, once both agreed")
+
+
+class GameSummary(BaseModel):
+    """A lobby line."""
+
+    id: str
+    name: str
+    created_at: float
+    status: Status
+    players: list[Player]
+    turn: int | None = Field(description="the seat to move, while the game is playing")
+    observers: int
+    winner: int | None = None
+
+
+class GameDetail(GameSummary):
+    """A game's whole public state."""
+
+    version: int
+    seq: int = Field(description="the last event's sequence number (the stream's Last-Event-ID)")
+    view: ViewModel
+    rematch: Rematch
+    closed: bool = Field(default=False, description="cancelled by its host before it started")
+
+
+class GameEvent(BaseModel):
+    """One entry of a game's log; on the stream its `seq` is the SSE id."""
+
+    seq: int
+    version: int
+    event: dict[str, Any] = Field(description="an engine event or a table event, tagged by type")
+    view: ViewModel | None = Field(
+        default=None, description="the view after the action, on its last event"
+    )
+
+
+class ActResult(BaseModel):
+    version: int
+    seq: int
+    events: list[GameEvent]
+    view: ViewModel
+
+
+class ReplayStep(BaseModel):
+    version: int
+    seat: int | None
+    action: dict[str, Any] | None
+    view: ViewModel
+
+
+class Replay(BaseModel):
+    game_id: str
+    steps: list[ReplayStep]

@@ -1,0 +1,280 @@
+"""The HTTP API: lobby, games, actions, logs, replays and the live event streams.
+
+Routes take the Request and read the context and session through plain calls: FastAPI's
+dependency solver was the biggest single cost of a player's action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from itertools import islice
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Header, Path, Query, Request
+from starlette.responses import Response
+
+from . import __version__
+from .context import (
+    MAYBE_SIGNED_IN,
+    SIGNED_IN,
+    ServerContext,
+    current_user,
+    optional_user,
+    server_context,
+)
+from .errors import ApiError, responses
+from .events import EventStreamResponse
+from .games import GameService
+from .lean import LeanRoute
+from .lobby import SNAPSHOT_GAMES, select
+from .models import (
+    ActRequest,
+    ActResult,
+    ComputerOpponent,
+    GameDetail,
+    GameEvent,
+    GameId,
+    GameSummary,
+    LevelInfo,
+    PersonOpponent,
+    Replay,
+    Status,
+    UserInfo,
+)
+from .rooms import GameRoom
+from .storage import User
+
+router = APIRouter()
+busy = APIRouter(route_class=LeanRoute)  # the routes every move goes through
+GamePath = Annotated[GameId, Path(description="the game's short id, as shown on the board")]
+LastEventId = Annotated[
+    str | None,
+    Header(alias="Last-Event-ID", max_length=64, description="resume after this event"),
+]
+WRITE_ERRORS = (401, 404, 409, 413, 422, 429)
+STREAM: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "A text/event-stream of events (SSE); `id` is the sequence number",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    }
+}
+
+
+def _json(body: bytes, status: int = 200) -> Response:
+    return Response(body, status_code=status, media_type="application/json")
+
+
+async def _change_table(
+    request: Request,
+    game_id: str,
+    change: Callable[[GameService, User, str], Awaitable[GameRoom]],
+) -> Response:
+    """Join, leave or ask for a rematch: signed in, rate-limited, answered with the game."""
+    ctx, user = server_context(request), await current_user(request)
+    ctx.limits["join"].check(user.id)
+    room = await change(ctx.games, user, game_id)
+    return _json(room.detail_bytes())
+
+
+@router.get("/health", tags=["server"], summary="Is the server up?")
+async def health() -> dict[str, str]:
+    return {"status": "ok", "version": __version__}
+
+
+@router.get("/levels", tags=["server"], summary="The computer levels on offer, weakest first")
+async def get_levels(request: Request) -> list[LevelInfo]:
+    offered = server_context(request).games.computers.available()
+    return [LevelInfo(key=key, label=label) for key, label in offered.items()]
+
+
+@router.get(
+    "/me", tags=["users"], summary="Who this session signs in as", responses=responses(401),
+    openapi_extra=SIGNED_IN,
+)
+async def me(request: Request) -> UserInfo:
+    user = await current_user(request)
+    return UserInfo(id=user.id, display_name=user.display_name)
+
+
+@router.get(
+    "/games", tags=["lobby"], summary="The lobby: games, newest first", responses=responses(422)
+)
+async def list_games(
+    request: Request,
+    status: Annotated[Status | None, Query(description="only games in this state")] = None,
+    player: Annotated[
+        str | None,
+        Query(min_length=1, max_length=64, description="only games with this player (id or name)"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> list[GameSummary]:
+    chosen = select(server_context(request).games.newest_first(), status, player, limit)
+    return [GameSummary.model_validate(summary) for summary in chosen]
+
+
+@router.post(
+    "/games",
+    tags=["games"],
+    summary="Open a table; you take seat 0",
+    status_code=201,
+    response_model=GameDetail,
+    responses=responses(400, 401, 413, 422, 429),
+    openapi_extra=SIGNED_IN,
+)
+async def create_game(
+    request: Request,
+    body: Annotated[PersonOpponent | ComputerOpponent, Body(discriminator="opponent")],
+) -> Response:
+    ctx, user = server_context(request), await current_user(request)
+    ctx.limits["create"].check(user.id)
+    room = await ctx.games.create(user, body)
+    return _json(room.detail_bytes(), 201)
+
+
+@busy.get(
+    "/games/{game_id}",
+    tags=["games"],
+    summary="A game's public state (anyone may watch)",
+    response_model=GameDetail,
+    responses=responses(404, 422),
+)
+async def get_game(request: Request, game_id: GamePath) -> Response:
+    return _json(server_context(request).games.room(game_id).detail_bytes())
+
+
+@router.post(
+    "/games/{game_id}/join",
+    tags=["games"],
+    summary="Take the open seat; the game starts when both seats are taken",
+    response_model=GameDetail,
+    responses=responses(*WRITE_ERRORS),
+    openapi_extra=SIGNED_IN,
+)
+async def join_game(request: Request, game_id: GamePath) -> Response:
+    return await _change_table(request, game_id, GameService.join)
+
+
+@router.post(
+    "/games/{game_id}/leave",
+    tags=["games"],
+    summary="Leave before the game starts (the host leaving closes the table)",
+    response_model=GameDetail,
+    responses=responses(403, *WRITE_ERRORS),
+    openapi_extra=SIGNED_IN,
+)
+async def leave_game(request: Request, game_id: GamePath) -> Response:
+    return await _change_table(request, game_id, GameService.leave)
+
+
+@busy.post(
+    "/games/{game_id}/actions",
+    tags=["games"],
+    summary="Draw, end the turn, steal or concede",
+    response_model=ActResult,
+    responses=responses(400, 403, *WRITE_ERRORS),
+    openapi_extra=SIGNED_IN,
+)
+async def act(request: Request, game_id: GamePath, body: ActRequest) -> Response:
+    ctx, user = server_context(request), await current_user(request)
+    ctx.limits["act"].check(user.id)
+    return _json(await ctx.games.act(user, game_id, body))
+
+
+@router.post(
+    "/games/{game_id}/rematch",
+    tags=["games"],
+    summary="Ask for a rematch; when both players asked, a new game opens",
+    response_model=GameDetail,
+    responses=responses(403, *WRITE_ERRORS),
+    openapi_extra=SIGNED_IN,
+)
+async def rematch(request: Request, game_id: GamePath) -> Response:
+    return await _change_table(request, game_id, GameService.rematch)
+
+
+@router.get(
+    "/games/{game_id}/log",
+    tags=["games"],
+    summary="Every event of the game so far",
+    response_model=list[GameEvent],
+    responses=responses(404, 422),
+)
+async def game_log(request: Request, game_id: GamePath) -> Response:
+    return _json(await server_context(request).games.log(game_id))
+
+
+@router.get(
+    "/games/{game_id}/replay",
+    tags=["games"],
+    summary="A finished game step by step: the public view after each action",
+    response_model=Replay,
+    responses=responses(404, 409, 422),
+)
+async def replay(request: Request, game_id: GamePath) -> Response:
+    return _json(await server_context(request).games.replay(game_id))
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _admit(ctx: ServerContext, client: str) -> None:
+    if not ctx.hub.admit(client):
+        raise ApiError(
+            429, "too_many_streams",
+            f"at most {ctx.hub.max_per_client} event streams per client",
+            headers={"Retry-After": "5"},
+        )
+
+
+@router.get(
+    "/games/{game_id}/events",
+    tags=["streams"],
+    summary="Live events of a game (server-sent events); Last-Event-ID resumes",
+    response_class=EventStreamResponse,
+    status_code=200,
+    responses={**STREAM, **responses(404, 422, 429, stream=True)},
+    openapi_extra=MAYBE_SIGNED_IN,
+)
+async def game_events(
+    request: Request, game_id: GamePath, last_event_id: LastEventId = None
+) -> Response:
+    ctx = server_context(request)
+    games = ctx.games
+    room = games.room(game_id)
+    await games.ensure_history(room)
+    user = await optional_user(request)  # a seated player's own stream is no observer
+    observer = user is None or room.seat_of(user.id) is None
+    client = _client(request)
+    _admit(ctx, client)
+    subscriber = games.watch(room, last_event_id, observer)
+
+    def closed() -> None:
+        games.unwatch(room, subscriber, observer)
+        ctx.hub.release(client)
+
+    return EventStreamResponse(ctx.hub, subscriber, closed)
+
+
+@router.get(
+    "/lobby/events",
+    tags=["streams"],
+    summary="Live lobby events: games created, seats taken, games finished, observers",
+    response_class=EventStreamResponse,
+    status_code=200,
+    responses={**STREAM, **responses(422, 429, stream=True)},
+)
+async def lobby_events(request: Request, last_event_id: LastEventId = None) -> Response:
+    ctx = server_context(request)
+    client = _client(request)
+    _admit(ctx, client)
+    lobby = ctx.lobby
+    subscriber = lobby.subscribe(
+        last_event_id, lambda: list(islice(ctx.games.newest_first(), SNAPSHOT_GAMES))
+    )
+
+    def closed() -> None:
+        lobby.channel.subscribers.discard(subscriber)
+        ctx.hub.release(client)
+
+    return EventStreamResponse(ctx.hub, subscriber, closed)

@@ -1,0 +1,403 @@
+"""The default storage: one SQLite file in WAL mode, migrated from its first table on.
+
+Writes from one event-loop tick are committed together (group commit) and each caller resumes
+only once its write is committed, so every acknowledged change survives a killed process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+
+from .storage import (
+    GameRecord,
+    GameUpdate,
+    Identity,
+    Session,
+    StoredAction,
+    StoredEvent,
+    User,
+    VersionConflict,
+)
+
+T = TypeVar("T")
+log = logging.getLogger("somnium_server.storage")
+CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event loop
+
+# Each entry moves the schema one version on; PRAGMA user_version counts those applied.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        display_name TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE identities (
+        provider TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        PRIMARY KEY (provider, subject)
+    );
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    CREATE INDEX sessions_by_user ON sessions(user_id);
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        created_by TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        initial_state TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        meta TEXT NOT NULL,
+        bot_seed INTEGER NOT NULL
+    );
+    CREATE TABLE events (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE actions (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        action_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        result BLOB NOT NULL,
+        PRIMARY KEY (game_id, action_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX actions_by_version ON actions(game_id, version);
+    """,
+)
+
+_GAME_COLUMNS = (
+    "id, name, created_at, created_by, seats, status, state, initial_state, version, seq, "
+    "meta, bot_seed"
+)
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def _game_row(record: GameRecord) -> tuple[Any, ...]:
+    return (
+        record.id, record.name, record.created_at, record.created_by, _dumps(record.seats),
+        record.status, _dumps(record.state), _dumps(record.initial_state), record.version,
+        record.seq, _dumps(record.meta), record.bot_seed,
+    )
+
+
+def _game_from_row(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        id=row[0], name=row[1], created_at=row[2], created_by=row[3],
+        seats=orjson.loads(row[4]), status=row[5], state=orjson.loads(row[6]),
+        initial_state=orjson.loads(row[7]), version=row[8], seq=row[9],
+        meta=orjson.loads(row[10]), bot_seed=row[11],
+    )
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open (creating if needed) and migrate the database file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode: a commit is in the OS before we answer, so it survives a killed
+    # process; only a power loss may drop the last commits.
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=5000")
+    # no checkpoints on the event loop's connection: they fsync; Checkpointer does them
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    migrate(conn)
+    return conn
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply the migrations this file lacks; returns the schema version now in force."""
+    (current,) = conn.execute("PRAGMA user_version").fetchone()
+    if current > len(MIGRATIONS):
+        raise RuntimeError(
+            f"the database has schema version {current}, newer than this server's "
+            f"{len(MIGRATIONS)}"
+        )
+    for version in range(current, len(MIGRATIONS)):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[version].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={version + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return len(MIGRATIONS)
+
+
+class Checkpointer(threading.Thread):
+    """Copies the WAL back into the database file now and then, in its own thread."""
+
+    def __init__(self, path: Path, interval: float = CHECKPOINT_INTERVAL) -> None:
+        super().__init__(name="sqlite-checkpoint", daemon=True)
+        self.path = path
+        self.interval = interval
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout=1000")
+            while not self.stopping.wait(self.interval):
+                self.checkpoint(conn)
+            self.checkpoint(conn)
+        finally:
+            conn.close()
+
+    @staticmethod
+    def checkpoint(conn: sqlite3.Connection) -> None:
+        try:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error as error:  # busy now: the next round catches up
+            log.debug("checkpoint skipped: %s", error)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.join()
+
+
+class SQLiteStorage:
+    """Storage in one SQLite file; safe to open from several processes (WAL)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn = connect(path)
+        self._pending: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
+        self._flush_scheduled = False
+        self._checkpointer = Checkpointer(path)
+        self._checkpointer.start()
+
+    # -- group commit ---------------------------------------------------------------------
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._pending.append((work, future))
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            loop.call_soon(self._flush)
+        return await future
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        batch, self._pending = self._pending, []
+        outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        conn = self._conn
+        if len(batch) == 1:  # alone in its transaction: no savepoint needed
+            work, future = batch[0]
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                value = work(conn)
+                conn.execute("COMMIT")
+            except Exception as error:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if not future.done():
+                    future.set_exception(error)
+            else:
+                if not future.done():
+                    future.set_result(value)
+            return
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for work, future in batch:
+                conn.execute("SAVEPOINT one")
+                try:
+                    value = work(conn)
+                except Exception as error:  # this write alone fails; the batch goes on
+                    conn.execute("ROLLBACK TO one")
+                    conn.execute("RELEASE one")
+                    outcomes.append((future, False, error))
+                else:
+                    conn.execute("RELEASE one")
+                    outcomes.append((future, True, value))
+            conn.execute("COMMIT")
+        except Exception as error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            outcomes = [(future, False, error) for _, future in batch]
+        for future, ok, value in outcomes:
+            if future.done():
+                continue
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+    # -- users and sessions -----------------------------------------------------------------
+    async def create_user(self, display_name: str) -> User:
+        user = User(id=uuid.uuid4().hex, display_name=display_name, created_at=time.time())
+        await self._write(
+            lambda c: c.execute(
+                "INSERT INTO users (id, display_name, created_at) VALUES (?, ?, ?)",
+                (user.id, user.display_name, user.created_at),
+            )
+        )
+        return user
+
+    async def get_user(self, user_id: str) -> User | None:
+        row = self._conn.execute(
+            "SELECT id, display_name, created_at FROM users WHERE id = ?", (user_id,)
+        ).fetchone()
+        return User(*row) if row else None
+
+    async def get_users(self, user_ids: Sequence[str]) -> dict[str, User]:
+        found: dict[str, User] = {}
+        for user_id in set(user_ids):
+            user = await self.get_user(user_id)
+            if user is not None:
+                found[user_id] = user
+        return found
+
+    async def rename_user(self, user_id: str, display_name: str) -> None:
+        await self._write(
+            lambda c: c.execute(
+                "UPDATE users SET display_name = ? WHERE id = ?", (display_name, user_id)
+            )
+        )
+
+    async def add_identity(self, identity: Identity) -> None:
+        await self._write(
+            lambda c: c.execute(
+                "INSERT INTO identities (provider, subject, user_id) VALUES (?, ?, ?)",
+                (identity.provider, identity.subject, identity.user_id),
+            )
+        )
+
+    async def find_identity(self, provider: str, subject: str) -> Identity | None:
+        row = self._conn.execute(
+            "SELECT provider, subject, user_id FROM identities WHERE provider = ? AND subject = ?",
+            (provider, subject),
+        ).fetchone()
+        return Identity(*row) if row else None
+
+    async def create_session(self, session: Session) -> None:
+        await self._write(
+            lambda c: c.execute(
+                "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) "
+                "VALUES (?, ?, ?, ?)",
+                (session.token_hash, session.user_id, session.created_at, session.expires_at),
+            )
+        )
+
+    async def get_session(self, token_hash: str) -> Session | None:
+        row = self._conn.execute(
+            "SELECT token_hash, user_id, created_at, expires_at FROM sessions "
+            "WHERE token_hash = ?",
+            (token_hash,),
+        ).fetchone()
+        return Session(*row) if row else None
+
+    async def delete_session(self, token_hash: str) -> None:
+        await self._write(
+            lambda c: c.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
+        )
+
+    # -- games --------------------------------------------------------------------------------
+    async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
+        def work(c: sqlite3.Connection) -> None:
+            c.execute(
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                _game_row(record),
+            )
+            _insert_events(c, record.id, events)
+
+        await self._write(work)
+
+    async def update_game(self, update: GameUpdate) -> None:
+        record = update.record
+
+        def work(c: sqlite3.Connection) -> None:
+            row = _game_row(record)
+            cursor = c.execute(
+                "UPDATE games SET name=?, created_at=?, created_by=?, seats=?, status=?, state=?, "
+                "initial_state=?, version=?, seq=?, meta=?, bot_seed=? "
+                "WHERE id=? AND version=?",
+                (*row[1:], record.id, update.expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(record.id)
+            _insert_events(c, record.id, update.events)
+            action = update.action
+            if action is not None:
+                c.execute(
+                    "INSERT INTO actions (game_id, action_id, user_id, seat, version, action, "
+                    "result) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (record.id, action.action_id, action.user_id, action.seat, action.version,
+                     _dumps(action.action), action.result),
+                )
+
+        await self._write(work)
+
+    async def get_game(self, game_id: str) -> GameRecord | None:
+        row = self._conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        return _game_from_row(row) if row else None
+
+    async def list_games(self) -> list[GameRecord]:
+        rows = self._conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games ORDER BY created_at"
+        ).fetchall()
+        return [_game_from_row(row) for row in rows]
+
+    async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]:
+        rows = self._conn.execute(
+            "SELECT seq, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, after),
+        ).fetchall()
+        return [StoredEvent(seq, orjson.loads(data)) for seq, data in rows]
+
+    async def get_actions(self, game_id: str) -> list[StoredAction]:
+        rows = self._conn.execute(
+            "SELECT action_id, user_id, seat, version, action, result FROM actions "
+            "WHERE game_id = ? ORDER BY version",
+            (game_id,),
+        ).fetchall()
+        return [
+            StoredAction(aid, uid, seat, version, orjson.loads(action), bytes(result))
+            for aid, uid, seat, version, action, result in rows
+        ]
+
+    async def close(self) -> None:
+        if self._pending:
+            self._flush()
+        self._checkpointer.stop()
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._conn.close()
+
+
+def _insert_events(c: sqlite3.Connection, game_id: str, events: Sequence[StoredEvent]) -> None:
+    c.executemany(
+        "INSERT INTO events (game_id, seq, data) VALUES (?, ?, ?)",
+        [(game_id, event.seq, _dumps(event.data)) for event in events],
+    )

@@ -1,0 +1,177 @@
+"""Where the refresh token is kept: the OS keyring, memory only, or an opted-in plaintext file."""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import keyring
+import keyring.backend
+import keyring.core
+import keyring.errors
+from keyring.backends import chainer, fail
+
+SERVICE = "somnium-desktop"
+PLAINTEXT_WARNING = (
+    "The refresh token will be written unencrypted to a file readable only by your user. "
+    "Anyone who can read your files can then sign in as you on this server."
+)
+
+
+class TokenStore(Protocol):
+    """Keeps one server's refresh token."""
+
+    def load(self) -> str | None: ...
+    def save(self, token: str) -> None: ...
+    def clear(self) -> None: ...
+
+
+class KeyringStore:
+    """The refresh token in a keyring backend, under SERVICE and the server URL."""
+
+    def __init__(self, server_url: str, backend: keyring.backend.KeyringBackend) -> None:
+        self.server_url = server_url
+        self.backend = backend
+
+    def load(self) -> str | None:
+        return self.backend.get_password(SERVICE, self.server_url)
+
+    def save(self, token: str) -> None:
+        self.backend.set_password(SERVICE, self.server_url, token)
+
+    def clear(self) -> None:
+        with contextlib.suppress(keyring.errors.PasswordDeleteError):
+            self.backend.delete_password(SERVICE, self.server_url)
+
+
+class MemoryStore:
+    """The refresh token for this run of the app only."""
+
+    def __init__(self) -> None:
+        self._token: str | None = None
+
+    def load(self) -> str | None:
+        return self._token
+
+    def save(self, token: str) -> None:
+        self._token = token
+
+    def clear(self) -> None:
+        self._token = None
+
+
+class PlaintextFileStore:
+    """Refresh tokens in a JSON file (mode 0600) by server URL; only ever by explicit opt-in."""
+
+    def __init__(self, server_url: str, path: Path) -> None:
+        self.server_url = server_url
+        self.path = path
+
+    def _read(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError):
+            return {}
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+    def _write(self, data: dict[str, str]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out)
+
+    def load(self) -> str | None:
+        return self._read().get(self.server_url)
+
+    def save(self, token: str) -> None:
+        data = self._read()
+        data[self.server_url] = token
+        self._write(data)
+
+    def clear(self) -> None:
+        data = self._read()
+        if data.pop(self.server_url, None) is not None:
+            self._write(data)
+
+
+def default_plaintext_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("somnium-desktop")) / "credentials.json"
+
+
+@dataclass(frozen=True)
+class KeyringVerdict:
+    """Whether a keyring backend can keep secrets safely, and if not, why (for the player)."""
+
+    secure: bool
+    reason: str
+
+
+def _backends(backend: keyring.backend.KeyringBackend) -> list[keyring.backend.KeyringBackend]:
+    if isinstance(backend, chainer.ChainerBackend):
+        return list(backend.backends)
+    return [backend]
+
+
+def assess_keyring(backend: keyring.backend.KeyringBackend | None = None) -> KeyringVerdict:
+    """Judge a backend (the default one when None) as keyring itself does: priority >= 1."""
+    backend = backend or keyring.get_keyring()
+    parts = _backends(backend)
+    if not parts or all(isinstance(b, fail.Keyring) for b in parts):
+        return KeyringVerdict(
+            False,
+            "No system keyring is available (no Secret Service, KWallet, macOS Keychain or "
+            "Windows Credential Locker answered).",
+        )
+    if any(keyring.core.recommended(b) for b in parts):
+        return KeyringVerdict(True, f"Sign-in is kept in {type(backend).__name__}.")
+    names = ", ".join(f"{type(b).__module__}.{type(b).__name__}" for b in parts)
+    return KeyringVerdict(
+        False,
+        f"The only keyring available ({names}) is not a secure one: it would keep the "
+        "sign-in in plain text.",
+    )
+
+
+class Persistence(enum.Enum):
+    """The player's answer when no secure keyring exists."""
+
+    SESSION_ONLY = "session"
+    PLAINTEXT_FILE = "plaintext"
+
+
+class NeedsChoice(Exception):
+    """No secure keyring: the player must choose a Persistence (the message says why)."""
+
+    def __init__(self, verdict: KeyringVerdict) -> None:
+        super().__init__(verdict.reason)
+        self.verdict = verdict
+
+
+def store_for(
+    server_url: str,
+    backend: keyring.backend.KeyringBackend | None = None,
+    choice: Persistence | None = None,
+    plaintext_path: Path | None = None,
+) -> TokenStore:
+    """The token store for a server: the keyring when it is secure, otherwise the player's choice.
+
+    Raises NeedsChoice when the keyring is not secure and no choice was made; never falls back to
+    plaintext by itself.
+    """
+    backend = backend or keyring.get_keyring()
+    verdict = assess_keyring(backend)
+    if verdict.secure:
+        return KeyringStore(server_url, backend)
+    if choice is None:
+        raise NeedsChoice(verdict)
+    if choice is Persistence.SESSION_ONLY:
+        return MemoryStore()
+    return PlaintextFileStore(server_url, plaintext_path or default_plaintext_path())

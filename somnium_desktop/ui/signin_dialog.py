@@ -1,0 +1,216 @@
+"""The sign-in dialog (URL with Copy, Cancel, time left) and the no-secure-keyring question.
+
+A thin shell over client.signin.SigninFlow: the flow runs on a worker thread and its outcome comes
+back to the UI thread through a Qt signal.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from keyring.backend import KeyringBackend
+from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QShowEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..client.credentials import (
+    PLAINTEXT_WARNING,
+    KeyringVerdict,
+    NeedsChoice,
+    Persistence,
+    TokenStore,
+    store_for,
+)
+from ..client.signin import SIGNIN_TIMEOUT, SigninError, SigninFlow, TokenSet
+
+
+def open_in_system_browser(url: str) -> bool:
+    return QDesktopServices.openUrl(QUrl(url))
+
+
+class _Relay(QObject):
+    """Carries the worker's outcome to the UI thread (queued across threads)."""
+
+    finished = Signal(object)
+
+
+class SigninDialog(QDialog):
+    """Waits for a sign-in in the system browser; `tokens` is set when it is accepted."""
+
+    signed_in = Signal(object)  # TokenSet
+
+    def __init__(
+        self,
+        server_url: str,
+        parent: QWidget | None = None,
+        *,
+        open_browser: Callable[[str], object] = open_in_system_browser,
+        timeout: float = SIGNIN_TIMEOUT,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Sign in to Somnium")
+        self.tokens: TokenSet | None = None
+        self.error: str | None = None
+        self._cancelled = False
+        self._open_browser = open_browser
+        # The browser is opened here, on the UI thread; the flow itself only waits.
+        self.flow = SigninFlow(server_url, open_browser=lambda url: None, timeout=timeout)
+        self._worker: threading.Thread | None = None
+        self._relay = _Relay()
+        self._relay.finished.connect(self._finished)
+
+        self.status = QLabel("Sign in in your browser. If none opened, copy this address into one:")
+        self.status.setWordWrap(True)
+        self.url_field = QLineEdit()
+        self.url_field.setReadOnly(True)
+        self.url_field.setAccessibleName("Sign-in address")
+        self.copy_button = QPushButton("&Copy")
+        self.copy_button.clicked.connect(self.copy_url)
+        self.time_left = QLabel()
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.reject)
+
+        row = QHBoxLayout()
+        row.addWidget(self.url_field, 1)
+        row.addWidget(self.copy_button)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.time_left, 1)
+        buttons.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.status)
+        layout.addLayout(row)
+        layout.addLayout(buttons)
+
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self._tick)
+
+    @property
+    def url(self) -> str:
+        return self.url_field.text()
+
+    def start(self) -> None:
+        """Listen, show the address, open the browser and wait on a worker thread."""
+        if self._worker is not None:
+            return
+        url = self.flow.start()
+        self.url_field.setText(url)
+        self.url_field.setCursorPosition(0)
+        self._tick()
+        self._ticker.start()
+        self._worker = threading.Thread(target=self._run, name="signin", daemon=True)
+        self._worker.start()
+        self._open_browser(url)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.start()
+
+    def _run(self) -> None:
+        try:
+            outcome: TokenSet | str = self.flow.run()
+        except SigninError as error:
+            outcome = str(error) or type(error).__name__
+        self._relay.finished.emit(outcome)
+
+    def copy_url(self) -> None:
+        QGuiApplication.clipboard().setText(self.url)
+        self.copy_button.setText("Copied")
+
+    def _tick(self) -> None:
+        left = max(0, int(self.flow.deadline - time.monotonic()))
+        self.time_left.setText(f"Waiting for the browser: {left // 60}:{left % 60:02d} left")
+
+    def _finished(self, outcome: TokenSet | str) -> None:
+        self._ticker.stop()
+        if isinstance(outcome, TokenSet):
+            self.tokens = outcome
+            self.signed_in.emit(outcome)
+            # Back to the front: the browser had the focus.
+            parent = self.parentWidget()
+            front = parent.window() if parent is not None else self
+            front.raise_()
+            front.activateWindow()
+            self.accept()
+        elif not self._cancelled:
+            self.error = outcome
+            self.status.setText(f"Sign-in failed: {outcome}")
+            self.time_left.clear()
+            self.cancel_button.setText("Close")
+            self.raise_()
+            self.activateWindow()
+
+    def reject(self) -> None:
+        """Cancel: the flow stops and its listener closes (on the worker, without blocking)."""
+        self._cancelled = True
+        self._ticker.stop()
+        self.flow.cancel()
+        if self._worker is None:
+            self.flow.close()
+        super().reject()
+
+    def wait_finished(self, timeout: float = 5.0) -> bool:
+        """For a caller that must know the worker is done (e.g. before quitting)."""
+        if self._worker is not None:
+            self._worker.join(timeout)
+            return not self._worker.is_alive()
+        return True
+
+
+class PersistenceDialog(QMessageBox):
+    """No secure keyring: say why, and let the player choose this session only or a file."""
+
+    def __init__(self, verdict: KeyringVerdict, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setIcon(QMessageBox.Icon.Warning)
+        self.setWindowTitle("Where to keep your sign-in")
+        self.setText(verdict.reason)
+        self.setInformativeText(
+            "Stay signed in for this session only (you sign in again next time), or keep the "
+            f"sign-in in a file. {PLAINTEXT_WARNING}"
+        )
+        self.session_button = self.addButton("This session only",
+                                             QMessageBox.ButtonRole.AcceptRole)
+        self.file_button = self.addButton("Keep it in a plain file",
+                                          QMessageBox.ButtonRole.DestructiveRole)
+        self.addButton(QMessageBox.StandardButton.Cancel)
+        self.setDefaultButton(self.session_button)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def choice(self) -> Persistence | None:
+        clicked = self.clickedButton()
+        if clicked is self.session_button:
+            return Persistence.SESSION_ONLY
+        if clicked is self.file_button:
+            return Persistence.PLAINTEXT_FILE
+        return None
+
+
+def ask_for_store(
+    server_url: str,
+    parent: QWidget | None = None,
+    backend: KeyringBackend | None = None,
+    plaintext_path: Path | None = None,
+) -> TokenStore | None:
+    """The refresh-token store: the keyring if secure, else the player's choice (None: cancel)."""
+    try:
+        return store_for(server_url, backend)
+    except NeedsChoice as needs:
+        dialog = PersistenceDialog(needs.verdict, parent)
+        dialog.exec()
+        choice = dialog.choice()
+        if choice is None:
+            return None
+        return store_for(server_url, backend, choice, plaintext_path)

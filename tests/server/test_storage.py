@@ -1,0 +1,109 @@
+"""The SQLite storage: migrations, WAL, version-checked writes, sessions kept only as hashes."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from somnium_server.sessions import hash_token, issue_session, revoke_session, user_for_token
+from somnium_server.sqlite_storage import MIGRATIONS, SQLiteStorage
+from somnium_server.storage import (
+    GameRecord,
+    GameUpdate,
+    Identity,
+    StoredAction,
+    StoredEvent,
+    VersionConflict,
+)
+
+
+def _record(version: int = 1, seq: int = 1) -> GameRecord:
+    return GameRecord(
+        id="ABC2345", name="t", created_at=time.time(), created_by="u", seats=[], status="waiting",
+        state={"x": 1}, initial_state={"x": 0}, version=version, seq=seq, meta={}, bot_seed=1,
+    )
+
+
+def test_a_new_file_is_migrated_to_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
+    database = tmp_path / "new" / "db.sqlite3"
+
+    async def work() -> None:
+        storage = SQLiteStorage(database)
+        await storage.close()
+        again = SQLiteStorage(database)  # reopening migrates nothing twice
+        await again.close()
+
+    asyncio.run(work())
+    conn = sqlite3.connect(database)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"users", "identities", "sessions", "games", "events", "actions"} <= tables
+    conn.close()
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    conn = sqlite3.connect(database)
+    conn.execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    conn.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        SQLiteStorage(database)
+
+
+def test_updates_are_version_checked_and_atomic(tmp_path: Path) -> None:
+    async def work() -> None:
+        storage = SQLiteStorage(tmp_path / "db.sqlite3")
+        await storage.create_game(_record(), [StoredEvent(1, {"a": 1})])
+        action = StoredAction("a1", "u", 0, 2, {"type": "draw"}, b"{}")
+        await storage.update_game(GameUpdate(_record(2, 2), 1, [StoredEvent(2, {"b": 2})], action))
+        stale = GameUpdate(_record(3, 3), 1, [StoredEvent(3, {"c": 3})])
+        with pytest.raises(VersionConflict):
+            await storage.update_game(stale)
+        # concurrent writes in one tick: each stands or falls alone
+        results = await asyncio.gather(
+            storage.update_game(GameUpdate(_record(3, 3), 2, [StoredEvent(3, {"c": 3})])),
+            storage.update_game(GameUpdate(_record(3, 4), 2, [StoredEvent(4, {"d": 4})])),
+            return_exceptions=True,
+        )
+        assert results[0] is None and isinstance(results[1], VersionConflict)
+        stored = await storage.get_game("ABC2345")
+        assert stored is not None and stored.version == 3
+        assert [e.seq for e in await storage.get_events("ABC2345")] == [1, 2, 3]
+        assert [e.seq for e in await storage.get_events("ABC2345", after=2)] == [3]
+        assert [a.action_id for a in await storage.get_actions("ABC2345")] == ["a1"]
+        await storage.close()
+
+    asyncio.run(work())
+
+
+def test_sessions_are_stored_only_as_hashes_and_expire(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+
+    async def work() -> tuple[str, str]:
+        storage = SQLiteStorage(database)
+        user = await storage.create_user("Ann")
+        await storage.add_identity(Identity("example", "sub-1", user.id))
+        found = await storage.find_identity("example", "sub-1")
+        assert found is not None and found.user_id == user.id
+        token = await issue_session(storage, user.id, 3600)
+        signed_in = await user_for_token(storage, token)
+        assert signed_in is not None and signed_in.display_name == "Ann"
+        assert await user_for_token(storage, token + "x") is None
+        short = await issue_session(storage, user.id, 0.05)
+        await asyncio.sleep(0.1)
+        assert await user_for_token(storage, short) is None
+        revoked = await issue_session(storage, user.id, 3600)
+        await revoke_session(storage, revoked)
+        assert await user_for_token(storage, revoked) is None
+        await storage.close()
+        return token, short
+
+    token, short = asyncio.run(work())
+    raw = b"".join(path.read_bytes() for path in tmp_path.iterdir())
+    assert token.encode() not in raw and short.encode() not in raw
+    assert hash_token(token).encode() in raw

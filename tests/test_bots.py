@@ -1,0 +1,227 @@
+"""The computer players: legal, deterministic, the classic AI as RULES.md counts it, strong."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from somnium_desktop.game import (
+    DEATH,
+    FOOL,
+    Action,
+    Draw,
+    EndTurn,
+    GameState,
+    Steal,
+    View,
+    apply,
+    legal_actions,
+    new_game,
+    view_of,
+)
+from somnium_desktop.game.bots import Bot, levels, make_bot
+from somnium_desktop.game.bots.classic import ClassicBot
+from somnium_desktop.game.bots.match import play
+
+from .game_helpers import S, c, position
+
+LEVEL_KEYS = ("easy", "normal", "hard", "expert")
+
+
+def must_steal(state: GameState) -> GameState:
+    """The same position, but the player to move has just drawn a Fool and must steal."""
+    return replace(state, steal_pending=True)
+
+
+# -- every level ------------------------------------------------------------------------------
+
+
+def test_levels_are_the_fixed_keys_weakest_first() -> None:
+    assert [level.key for level in levels()] == list(LEVEL_KEYS)
+    assert [level.label for level in levels()] == ["Easy", "Normal", "Hard", "Expert"]
+
+
+def test_an_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown computer level"):
+        make_bot("grandmaster")
+
+
+@pytest.mark.parametrize("key", LEVEL_KEYS)
+def test_every_level_plays_only_legal_actions_to_the_end(key: str) -> None:
+    for seed in range(12):
+        bots = (make_bot(key, seed), make_bot("easy" if seed % 2 else key, seed + 1))
+        state = new_game(seed)
+        actions = 0
+        while not state.over:
+            seat = state.turn
+            action = bots[seat].choose(view_of(state), seat)
+            assert action in legal_actions(state, seat)
+            state, _ = apply(state, seat, action)
+            actions += 1
+        assert actions >= 54  # every card was drawn or stolen
+
+
+@pytest.mark.parametrize("key", LEVEL_KEYS)
+def test_the_same_seed_makes_the_same_choices(key: str) -> None:
+    def moves(seed: int) -> list[object]:
+        bots: list[Bot] = [make_bot(key, seed), make_bot(key, seed)]
+        chosen: list[object] = []
+
+        def ask(bot: Bot, view: View, seat: int) -> Action:
+            action = bot.choose(view, seat)
+            chosen.append(action)
+            return action
+
+        play(new_game(seed + 100), bots, ask)
+        return chosen
+
+    for seed in range(3):
+        assert moves(seed) == moves(seed)
+
+
+# -- the classic AI, counted by hand from RULES.md ---------------------------------------------
+
+
+def test_classic_banks_a_full_table() -> None:
+    table = [c(suit, 3) for suit in S]
+    state = position([c(S.ANGELS, 4), c(S.SUNS, 4)], table=table)
+    for intelligence in (0, 8):
+        assert ClassicBot(intelligence, 100).choose(view_of(state), 0) == EndTurn()
+
+
+def test_classic_draws_on_an_empty_table() -> None:
+    state = position([c(S.ANGELS, 4), DEATH])
+    assert ClassicBot(8, 0).choose(view_of(state), 0) == Draw()
+
+
+def test_classic_chance_counts_remembered_cards_by_suit_and_the_rest_by_table_size() -> None:
+    # Table of 2. Fool: 10 good; Death: 10 bad; a card not remembered: 2 bad, 8 good.
+    state = position(
+        [FOOL, DEATH, c(S.WANDS, 3), c(S.CUPS, 7)], table=[c(S.ANGELS, 3), c(S.SUNS, 4)]
+    )
+    view = view_of(state)
+    assert ClassicBot(0, 50).chance(view) == (10 + 8 + 8) * 100 // 40  # 65
+    # At intelligence 3 the 7s are remembered: the Cups 7 is off the table, 10 good.
+    assert ClassicBot(3, 50).chance(view) == (10 + 8 + 10) * 100 // 40  # 70
+    # A remembered card of a suit on the table counts 10 bad.
+    on_table = position([c(S.ANGELS, 7), c(S.WANDS, 7)], table=[c(S.ANGELS, 3)])
+    assert ClassicBot(3, 50).chance(view_of(on_table)) == 50
+    assert ClassicBot(2, 50).chance(view_of(on_table)) == 90  # 9 good, 1 bad each
+
+
+def test_classic_banks_at_chance_15_or_less_even_for_nothing() -> None:
+    deck = [
+        c(S.ANGELS, 4),
+        c(S.ANGELS, 5),
+        c(S.ANGELS, 6),
+        c(S.SUNS, 4),
+        c(S.SUNS, 5),
+        c(S.SUNS, 6),
+        DEATH,
+        c(S.WANDS, 3),
+    ]
+    state = position(
+        deck, banks=([c(S.ANGELS, 7), c(S.SUNS, 7)], []), table=[c(S.ANGELS, 3), c(S.SUNS, 3)]
+    )
+    bot = ClassicBot(8, 100)
+    view = view_of(state)
+    assert bot.chance(view) == 10 * 100 // 80  # 12
+    assert bot.extra(view, 0) == 0
+    assert bot.choose(view, 0) == EndTurn()
+
+
+def test_classic_draws_when_banking_gains_at_most_1() -> None:
+    state = position(
+        [c(S.ANGELS, 4), c(S.WANDS, 3)], banks=([c(S.ANGELS, 7)], []), table=[c(S.ANGELS, 3)]
+    )
+    bot = ClassicBot(8, 0)
+    view = view_of(state)
+    assert (bot.chance(view), bot.extra(view, 0)) == (50, 0)
+    assert bot.choose(view, 0) == Draw()
+
+
+def test_classic_extra_adds_steals_from_intelligence_3_and_lone_cards_below_aggression_50() -> None:
+    # We hold Angels 5; the table has Angels 7 and the Suns 4 we stole (they keep a Suns 3).
+    state = position(
+        [FOOL, c(S.WANDS, 3)],
+        banks=([c(S.ANGELS, 5)], [c(S.SUNS, 3)]),
+        table=[c(S.ANGELS, 7), c(S.SUNS, 4)],
+    )
+    view = view_of(replace(state, stolen=(c(S.SUNS, 4),)))
+    gain = (7 - 5) + 4
+    assert ClassicBot(2, 50).extra(view, 0) == gain
+    assert ClassicBot(3, 50).extra(view, 0) == gain + (4 - 3)
+    # Below aggression 50 with Fools left: +1 for the Angels, held exactly once in the bank.
+    assert ClassicBot(3, 40).extra(view, 0) == gain + 1 + 1
+    assert ClassicBot(1, 40).extra(view, 0) == gain
+
+
+@pytest.mark.parametrize(
+    ("chance", "extra", "aggression", "banks"),
+    [
+        (15, 0, 100, True),  # too risky whatever the gain
+        (94, 1, 0, False),  # nothing to lose
+        (95, 30, 0, False),  # too safe to stop
+        (94, 19, 100, True),
+        (80, 13, 50, True),  # (180 - 50) * 2 // 3 = 86
+        (87, 13, 50, False),
+        (66, 7, 50, True),  # (150 - 50) * 2 // 3 = 66
+        (67, 7, 50, False),
+        (53, 3, 50, True),  # (130 - 50) * 2 // 3 = 53
+        (54, 3, 50, False),
+        (32, 2, 50, True),  # 83 - 50 = 33
+        (33, 2, 50, False),
+    ],
+)
+def test_classic_ladder(chance: int, extra: int, aggression: int, banks: bool) -> None:
+    assert ClassicBot.ladder(chance, extra, aggression) is banks
+
+
+def test_classic_steal_values_and_never_steals_into_its_table_when_it_can_help_it() -> None:
+    # Angels are on our table: worth 0. Suns: the table's gain 3, the Suns 3 adds nothing to our
+    # Suns 7, and (intelligence 4+) the opponent keeps nothing under it: 3 - 0.
+    state = must_steal(
+        position(
+            [c(S.WANDS, 3)],
+            banks=([c(S.SUNS, 7)], [c(S.ANGELS, 7), c(S.SUNS, 3)]),
+            table=[c(S.ANGELS, 3)],
+        )
+    )
+    view = view_of(state)
+    assert ClassicBot(8, 50).steal_values(view, 0) == {S.ANGELS: 0, S.SUNS: 3 + 0 + 3}
+    assert ClassicBot(0, 50).steal_values(view, 0) == {S.ANGELS: 0, S.SUNS: 3}
+    # Nothing to gain anywhere: the Suns still beat a bust.
+    nothing = must_steal(
+        position(
+            [c(S.WANDS, 3)],
+            banks=([c(S.ANGELS, 7), c(S.SUNS, 7)], [c(S.ANGELS, 6), c(S.SUNS, 3)]),
+            table=[c(S.ANGELS, 3)],
+        )
+    )
+    for seed in range(20):
+        bot = ClassicBot(0, 50, seed)
+        assert bot.steal_values(view_of(nothing), 0) == {S.ANGELS: 0, S.SUNS: 0}
+        assert bot.choose(view_of(nothing), 0) == Steal(S.SUNS)
+
+
+def test_classic_steals_the_best_at_random_among_equals() -> None:
+    state = must_steal(
+        position([c(S.WANDS, 3)], banks=([], [c(S.ANGELS, 5), c(S.SUNS, 5), c(S.CUPS, 3)]))
+    )
+    picks = {ClassicBot(8, 50, seed).choose(view_of(state), 0) for seed in range(40)}
+    assert picks == {Steal(S.ANGELS), Steal(S.SUNS)}
+
+
+def test_classic_endgame_banks_a_lead_out_of_reach() -> None:
+    # 2 cards left, no Fools: the opponent can gain at most 4 + 3 on us; we lead by far more.
+    deck = [c(S.ANGELS, 4), c(S.WANDS, 3)]
+    state = position(
+        deck,
+        banks=([c(S.SUNS, 7), c(S.CUPS, 7), c(S.MOONS, 7)], [c(S.TOWERS, 3)]),
+        table=[c(S.SUNS, 3)],
+    )
+    view = view_of(state)
+    assert ClassicBot.opponent_reach(view, 0) == 4 + 3
+    assert ClassicBot(4, 50).choose(view, 0) == Draw()  # the plain ladder: gain 0, so draw
+    assert ClassicBot(5, 50).choose(view, 0) == EndTurn()
