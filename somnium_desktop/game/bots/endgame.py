@@ -140,8 +140,8 @@ class Endgame:
         on_table = sum(1 for s in spot[1] if s[3])
         if on_table:
             best = 1.0 - self.value(swapped(*spot, banking=True))
-        if on_table < CAP:
-            best = max(best, self.draw(spot))
+        if on_table < CAP and best < 1.0:
+            best = max(best, self.draw(spot, best))
         self.memo[spot] = best
         return best
 
@@ -160,36 +160,46 @@ class Endgame:
             return self.value((base, tuple(suits), fools, death, left))
         return self.value(settle(base, suits, fools, death, left))
 
-    def draw(self, spot: Spot) -> float:
-        """Draw one card: the average over every card that could come."""
+    def draw(self, spot: Spot, floor: float = -1.0) -> float:
+        """Draw one card: the average over every card that could come.
+
+        If the draw is shown to be worth no more than `floor` (what banking gets), the search
+        stops early and returns a value no higher than `floor`: the busts are looked at first,
+        and every card not yet looked at counts as a sure win meanwhile.
+        """
         base, suits, fools, death, left = spot
         after = left - 1
         total = 0.0
-        previous: Suit | None = None
-        last = 0.0
-        for index, suit in enumerate(suits):
-            mine, theirs, mask, table = suit
-            if not mask:
-                continue
-            if suit == previous:  # an identical suit: the same outcomes again
-                total += last
-                continue
-            here = 0.0
-            bits = mask
-            while bits:
-                bit = bits & -bits
-                bits ^= bit
-                changed = list(suits)
-                if table:
-                    changed[index] = (mine, theirs, mask ^ bit, table)
-                    here += self.lost(base, changed, fools, death, after)
-                else:
-                    changed[index] = (mine, theirs, mask ^ bit, LOW + bit.bit_length() - 1)
-                    here += self.goes_on(base, changed, fools, death, after)
-            total += here
-            previous, last = suit, here
-        if death:
-            total += self.lost(base, list(suits), fools, 0, after)
+        unseen = left  # cards not looked at yet
+        for busting in (True, False):
+            previous: Suit | None = None
+            last = 0.0
+            for index, suit in enumerate(suits):
+                mine, theirs, mask, table = suit
+                if not mask or bool(table) is not busting:
+                    continue
+                if suit != previous:
+                    last = 0.0
+                    bits = mask
+                    while bits:
+                        bit = bits & -bits
+                        bits ^= bit
+                        changed = list(suits)
+                        if table:
+                            changed[index] = (mine, theirs, mask ^ bit, table)
+                            last += self.lost(base, changed, fools, death, after)
+                        else:
+                            card = LOW + bit.bit_length() - 1
+                            changed[index] = (mine, theirs, mask ^ bit, card)
+                            last += self.goes_on(base, changed, fools, death, after)
+                    previous = suit
+                total += last  # an identical suit has the same outcomes again
+                unseen -= mask.bit_count()
+                if (total + unseen) / left <= floor:
+                    return (total + unseen) / left
+            if busting and death:
+                total += self.lost(base, list(suits), fools, 0, after)
+                unseen -= 1
         if fools:
             options = self.steals(base, list(suits), fools - 1, death, after)
             if options:
