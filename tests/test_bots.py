@@ -10,12 +10,14 @@ from somnium_desktop.game import (
     DEATH,
     FOOL,
     Action,
+    Card,
     Draw,
     EndTurn,
     GameState,
     Steal,
     View,
     apply,
+    full_deck,
     legal_actions,
     new_game,
     view_of,
@@ -225,3 +227,68 @@ def test_classic_endgame_banks_a_lead_out_of_reach() -> None:
     assert ClassicBot.opponent_reach(view, 0) == 4 + 3
     assert ClassicBot(4, 50).choose(view, 0) == Draw()  # the plain ladder: gain 0, so draw
     assert ClassicBot(5, 50).choose(view, 0) == EndTurn()
+
+
+# -- the strong bot -----------------------------------------------------------------------------
+
+
+def strong_bot() -> Bot:
+    return make_bot("expert", 0)
+
+
+@pytest.mark.parametrize("left", [30, 6, 2])
+def test_strong_draws_on_an_empty_table(left: int) -> None:
+    deck = [card for card in sorted(set(full_deck()) - {FOOL, DEATH})][:left]
+    state = position(deck, banks=([c(S.MOONS, 7)], [c(S.DEMONS, 6)]))
+    assert strong_bot().choose(view_of(state), 0) == Draw()
+
+
+@pytest.mark.parametrize("extra", [[DEATH, c(S.ANGELS, 7), c(S.SUNS, 7)], [c(S.SUNS, 4)]])
+def test_strong_banks_when_the_next_draw_surely_busts(extra: list[Card]) -> None:
+    # Every card left is of a suit on the table (or Death): 9 cards (the search), or 3 (exact).
+    deck = [c(S.ANGELS, 4), c(S.SUNS, 5), *extra]
+    if len(extra) == 3:
+        deck += [c(S.ANGELS, 5), c(S.ANGELS, 6), c(S.SUNS, 4), c(S.SUNS, 6)]
+    state = position(
+        deck, banks=([], [c(S.MOONS, 7), c(S.DEMONS, 7)]), table=[c(S.ANGELS, 3), c(S.SUNS, 3)]
+    )
+    assert strong_bot().choose(view_of(state), 0) == EndTurn()
+
+
+def test_strong_steals_the_card_that_does_not_bust_its_table() -> None:
+    # Their Angels 7 would bust our table (Angels 3); their Suns 3 is a poor prize but safe.
+    deck = [c(S.WANDS, 3), c(S.WANDS, 4), c(S.CUPS, 5), c(S.CUPS, 6), c(S.TOWERS, 7)]
+    deck += [card for card in full_deck() if card.suit in (S.SWORDS, S.DRAGONS, S.PENTACLES)]
+    state = must_steal(
+        position(deck, banks=([], [c(S.ANGELS, 7), c(S.SUNS, 3)]), table=[c(S.ANGELS, 3)])
+    )
+    assert strong_bot().choose(view_of(state), 0) == Steal(S.SUNS)
+
+
+def test_strong_never_steals_a_suit_on_its_table_when_another_is_open() -> None:
+    steals = 0
+    for seed in range(30):
+        bots: list[Bot] = [strong_bot(), ClassicBot(8, 50, seed)]
+
+        def ask(bot: Bot, view: View, seat: int) -> Action:
+            nonlocal steals
+            action = bot.choose(view, seat)
+            if seat == 0 and isinstance(action, Steal):
+                steals += 1
+                others = set(view.stealable) - view.table_suits
+                assert not others or action.suit in others
+            return action
+
+        play(new_game(seed), bots, ask)
+    assert steals >= 20  # the games did test it
+
+
+def test_strong_beats_classic_hard_more_often_than_not() -> None:
+    wins = losses = 0
+    for game in range(200):
+        first = game % 2
+        state = replace(new_game(5000 + game), turn=first, first=first)
+        end = play(state, [strong_bot(), make_bot("hard", game)])
+        wins += end.winner == 0
+        losses += end.winner == 1
+    assert wins > losses

@@ -1,365 +1,345 @@
-"""Our strongest computer player: exact card counting, a turn searched card by card."""
+"""Our strongest computer player: exact card counting, the turn searched card by card, and the
+endgame solved.
+
+How it decides (it sees only the public view, never the deck order):
+
+- It counts every card: the unseen multiset is known exactly (the deck minus banks, table and
+  discard), so the chance of each next card is its count over the cards left.
+- Its turn is searched card by card (TurnSearch): bank now, or draw and average over every card
+  that could come (a bust, Death, a Fool followed by its best steal, a safe card after which it
+  decides again), looking DEPTH draws beyond the one being decided. When its turn would end,
+  a value model (model.py) judges the position: the expected final top of each suit for both
+  players given the cards still unseen, turned into a chance of winning by the final margin's
+  spread with that many cards left, so it plays for the win, not for points (bolder behind,
+  safer ahead, more so as the deck runs down).
+- A steal is judged the same way: what the stolen card adds to its table (and whether it busts
+  it), and what losing it does to the opponent's outlook.
+- With ENDGAME cards left or fewer it solves the rest of the game exactly (endgame.py): every
+  order of the unseen cards, both players at their best. A node budget keeps each decision
+  quick; past it the decision falls back on the turn search, and the solved positions are kept
+  for the next decisions, which usually finish.
+
+It is deterministic: there is nothing random in it (ties go to the lowest suit).
+"""
 
 from __future__ import annotations
 
-import itertools
-import math
-from dataclasses import dataclass
-from functools import cache
-
 from ..actions import Action, Draw, EndTurn, Steal
-from ..cards import Kind, Suit
+from ..cards import Suit
 from ..view import View
 from . import Level, register
-
-SUITS = len(Suit)
-LOW = 3  # the lowest card value: a value v is bit (v - LOW) of a suit's unseen mask
-HIGH = 7
-
-Stacks = tuple[tuple[int, ...], ...]  # per suit, a bank's values highest first
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """What the strong bot reads off a view: the player to move is `mine`."""
-
-    mine: Stacks
-    theirs: Stacks
-    table: tuple[tuple[int, int], ...]  # (suit, value) in the order drawn or stolen
-    masks: tuple[int, ...]  # per suit, the values still unseen as bits
-    fools: int
-    death: int
-    left: int  # cards left in the deck
-
-    @staticmethod
-    def of(view: View, seat: int) -> Position:
-        masks = [0] * SUITS
-        for card in view.unseen():
-            if card.kind is Kind.SUIT and card.suit is not None:
-                masks[card.suit] |= 1 << (card.value - LOW)
-        return Position(
-            mine=stacks(view, seat),
-            theirs=stacks(view, 1 - seat),
-            table=tuple((int(c.suit), c.value) for c in view.table if c.suit is not None),
-            masks=tuple(masks),
-            fools=view.fools_left,
-            death=int(view.death_left),
-            left=view.deck_count,
-        )
-
-
-def stacks(view: View, seat: int) -> Stacks:
-    held: list[list[int]] = [[] for _ in range(SUITS)]
-    for card in view.banks[seat]:
-        if card.suit is not None:
-            held[card.suit].append(card.value)
-    return tuple(tuple(sorted(values, reverse=True)) for values in held)
-
-
-def top(stack: tuple[int, ...]) -> int:
-    return stack[0] if stack else 0
-
-
-@cache
-def expected_top(held: int, mask: int, share: float) -> float:
-    """The expected final top of a suit for a player holding `held` on top now, if each unseen
-    card of the suit (`mask`) independently ends in that player's bank with probability `share`.
-    """
-    total = float(held)
-    for threshold in range(held + 1, HIGH + 1):
-        above = (mask >> max(0, threshold - LOW)) if threshold > LOW else mask
-        k = bin(above).count("1")
-        total += 1.0 - (1.0 - share) ** k
-    return total
-
-
-def steal_swing(thief: Stacks, victim: Stacks) -> int:
-    """The most one steal could swing the scores: the victim's loss plus the thief's gain."""
-    best = 0
-    for suit in range(SUITS):
-        stack = victim[suit]
-        if stack:
-            below = stack[1] if len(stack) > 1 else 0
-            swing = stack[0] - below + max(0, stack[0] - top(thief[suit]))
-            best = max(best, swing)
-    return best
-
-
-def phi(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-
-
-# -- the value model ---------------------------------------------------------------------------
-# Fitted on turn-boundary positions from self-play (benchmarks/calibrate.py): with `left` cards
-# in the deck and a player about to move, each unseen card of a suit ends in the mover's bank
-# with probability QM and in the other's with QO (as far as the suit's final top is concerned);
-# each Fool left swings the margin by AM times the mover's best steal and AO times the other's;
-# SIGMA is how far the final margin still strays from that estimate. Knots: (left, value).
-def _curve(knots: tuple[tuple[int, float], ...]) -> tuple[float, ...]:
-    """A table over 0..54 cards left, linear between knots, flat beyond the last ones."""
-    table = []
-    for left in range(55):
-        if left <= knots[0][0]:
-            table.append(knots[0][1])
-            continue
-        for (x0, y0), (x1, y1) in itertools.pairwise(knots):
-            if x0 <= left <= x1:
-                table.append(y0 + (y1 - y0) * (left - x0) / (x1 - x0))
-                break
-        else:
-            table.append(knots[-1][1])
-    return tuple(table)
-
-
-QM = _curve(
-    ((1, 0.9), (4, 0.9), (8, 0.75), (12, 0.68), (16, 0.62), (20, 0.58), (28, 0.52), (40, 0.5))
-)
-QO = _curve(((1, 0.1), (3, 0.55), (6, 0.72), (9, 0.7), (12, 0.62), (18, 0.55), (26, 0.48)))
-AM = _curve(
-    ((1, 1.0), (4, 1.2), (8, 0.55), (12, 0.3), (18, 0.2), (24, 0.12), (32, 0.06), (40, 0.02))
-)
-AO = _curve(
-    ((1, 0.0), (3, -0.7), (6, -0.55), (10, -0.3), (16, -0.17), (24, -0.1), (32, -0.04), (40, 0.0))
-)
-SIGMA = _curve(
-    (
-        (1, 0.5),
-        (2, 3.0),
-        (4, 5.2),
-        (6, 6.3),
-        (8, 7.0),
-        (10, 7.6),
-        (12, 8.0),
-        (14, 8.5),
-        (16, 9.0),
-        (20, 9.3),
-        (24, 9.9),
-        (30, 10.5),
-        (36, 11.0),
-        (44, 11.5),
-        (54, 11.8),
-    )
+from .endgame import BANK, DRAW, Endgame, OutOfBudget
+from .model import (
+    LOW,
+    SUITS,
+    Position,
+    Stacks,
+    Table,
+    banked,
+    bits_of,
+    final_share,
+    robbed,
+    suit_outlook,
+    top,
+    win_chance,
 )
 
-
-def final_share(mine: Stacks, theirs: Stacks) -> float:
-    """1 for a win, 0.5 for a draw, 0 for a loss, as the banks stand."""
-    a = sum(top(s) for s in mine)
-    b = sum(top(s) for s in theirs)
-    return 1.0 if a > b else 0.0 if a < b else 0.5
-
-
-def after_turn(
-    mine: Stacks, theirs: Stacks, masks: tuple[int, ...], fools: int, left: int
-) -> float:
-    """My chance (draws count half) once my turn is over and the opponent is to move."""
-    if left == 0:
-        return final_share(mine, theirs)
-    qm, qo = QM[left], QO[left]
-    margin = 0.0
-    for suit in range(SUITS):
-        mask = masks[suit]
-        mt, tt = top(mine[suit]), top(theirs[suit])
-        if mask:
-            margin += expected_top(mt, mask, qo) - expected_top(tt, mask, qm)
-        else:
-            margin += mt - tt
-    if fools:
-        margin -= fools * (
-            AM[left] * steal_swing(theirs, mine) + AO[left] * steal_swing(mine, theirs)
-        )
-    return phi(margin / SIGMA[left])
-
-
-def bank(mine: Stacks, table: tuple[tuple[int, int], ...]) -> Stacks:
-    """My stacks once the table is banked."""
-    held = list(mine)
-    for suit, value in table:
-        held[suit] = tuple(sorted((*held[suit], value), reverse=True))
-    return tuple(held)
-
-
-def without_top(stacks_: Stacks, suit: int) -> Stacks:
-    held = list(stacks_)
-    held[suit] = held[suit][1:]
-    return tuple(held)
+DEPTH = 2  # draws looked at beyond the one being decided
+ENDGAME = 7  # with this many cards left or fewer, try to solve the rest of the game exactly
+BUDGET = 3000  # endgame positions one decision may solve before falling back on the search
+STEALS_SEARCHED = 3  # inside the search, how many of the likeliest best steals are searched on
+MEMO_LIMIT = 300_000  # endgame positions remembered between decisions
 
 
 class TurnSearch:
-    """The rest of my turn, card by card: the value of banking now against drawing on.
+    """The rest of my turn, card by card, from one position: bank now, or draw on.
 
-    Every possible next card is weighed by its count among the unseen cards (nothing is known of
-    their order); a Fool is followed by the best steal; after `depth` more draws the search
-    assumes a bank and asks the value model what the position is worth.
+    Inside a turn the table and the suits stolen so far determine everything else (the cards
+    drawn are the table's other cards), so those, the Fools left and the depth key the memo.
+    Leaves are valued incrementally: only the suits touched this turn differ from the start.
     """
 
-    def __init__(self, mine: Stacks) -> None:
-        self.mine = mine
-        self.memo: dict[tuple[object, ...], float] = {}
+    def __init__(self, pos: Position, depth: int) -> None:
+        self.pos = pos
+        self.depth = depth
+        self.memo: dict[tuple[frozenset[tuple[int, int]], int, int, int], float] = {}
+        self.baselines: dict[int, tuple[float, list[float]]] = {}
 
-    def bank_value(
-        self,
-        table: tuple[tuple[int, int], ...],
-        theirs: Stacks,
-        masks: tuple[int, ...],
-        fools: int,
-        left: int,
+    # -- the value of a finished turn -----------------------------------------------------------
+
+    def baseline(self, left: int) -> tuple[float, list[float]]:
+        """The value model's per-suit terms for the starting banks and unseen cards."""
+        found = self.baselines.get(left)
+        if found is None:
+            pos = self.pos
+            terms = [
+                suit_outlook(top(pos.mine[s]), top(pos.theirs[s]), pos.masks[s], left)
+                for s in range(SUITS)
+            ]
+            found = (sum(terms), terms)
+            self.baselines[left] = found
+        return found
+
+    def ended(
+        self, table: Table, theirs: Stacks, masks: tuple[int, ...], left: int, touched: int
     ) -> float:
-        return after_turn(bank(self.mine, table), theirs, masks, fools, left)
+        """My chance once the turn ends with `table` banked (empty after a bust or Death)."""
+        mine = self.pos.mine
+        if left == 0:
+            return final_share(banked(mine, table), theirs)
+        total, terms = self.baseline(left)
+        on_table = dict(table)
+        margin = total
+        while touched:
+            bit = touched & -touched
+            touched ^= bit
+            s = bit.bit_length() - 1
+            held = max(top(mine[s]), on_table.get(s, 0))
+            margin += suit_outlook(held, top(theirs[s]), masks[s], left) - terms[s]
+        return win_chance(margin, left)
+
+    # -- the turn -------------------------------------------------------------------------------
 
     def value(
         self,
-        table: tuple[tuple[int, int], ...],
+        table: Table,
         theirs: Stacks,
         masks: tuple[int, ...],
         fools: int,
-        death: int,
         left: int,
+        touched: int,
+        stolen: int,
         depth: int,
     ) -> float:
-        """The best I can get from here: bank, or draw on (with `depth` draws to look at)."""
-        if left == 0:
-            return final_share(bank(self.mine, table), theirs)
-        key = (frozenset(table), theirs, masks, fools, death, left, depth)
+        """The best I can get from here: bank, or draw on (`depth` more draws looked at)."""
+        if left == 0:  # the last card came safely: the game ends, the table banked
+            return final_share(banked(self.pos.mine, table), theirs)
+        key = (frozenset(table), stolen, fools, depth)
         found = self.memo.get(key)
         if found is not None:
             return found
         best = -1.0
         if table:
-            best = self.bank_value(table, theirs, masks, fools, left)
+            best = self.ended(table, theirs, masks, left, touched)
         if len(table) < SUITS and (depth > 0 or not table):
-            best = max(best, self.draw_value(table, theirs, masks, fools, death, left, depth - 1))
+            best = max(
+                best, self.draw(table, theirs, masks, fools, left, touched, stolen, depth - 1)
+            )
         self.memo[key] = best
         return best
 
-    def draw_value(
+    def draw(
         self,
-        table: tuple[tuple[int, int], ...],
+        table: Table,
         theirs: Stacks,
         masks: tuple[int, ...],
         fools: int,
-        death: int,
         left: int,
+        touched: int,
+        stolen: int,
         depth: int,
     ) -> float:
-        """The expected value of drawing one card now."""
+        """The expected value of drawing one card now.
+
+        The turns that end on this card (a bust, Death, or a bank right after it when the search
+        looks no further) share most of their suits' terms, so those are summed once here.
+        """
+        mine = self.pos.mine
         after = left - 1
-        on_table = 0
-        for suit, _ in table:
-            on_table |= 1 << suit
+        on_table = bits_of(table)
+        depth = max(depth, 0)
+        lost_terms: dict[int, float] = {}
+        lost = kept = 0.0
+        base: list[float] = []
+        if after:
+            lost, base = self.baseline(after)
+            kept = lost
+            tops = dict(table)
+            bits = touched
+            while bits:
+                bit = bits & -bits
+                bits ^= bit
+                s = bit.bit_length() - 1
+                held, other = top(mine[s]), top(theirs[s])
+                term = suit_outlook(held, other, masks[s], after)
+                lost_terms[s] = term
+                lost += term - base[s]
+                kept += suit_outlook(max(held, tops.get(s, 0)), other, masks[s], after) - base[s]
         total = 0.0
         for suit in range(SUITS):
             mask = masks[suit]
             bits = mask
+            if on_table >> suit & 1:  # every card of this suit busts the table
+                if not after:
+                    total += mask.bit_count() * final_share(mine, theirs)
+                    continue
+                others = lost - lost_terms[suit]
+                held, other = top(mine[suit]), top(theirs[suit])
+                while bits:
+                    bit = bits & -bits
+                    bits ^= bit
+                    term = suit_outlook(held, other, mask ^ bit, after)
+                    total += win_chance(others + term, after)
+                continue
             while bits:
                 bit = bits & -bits
                 bits ^= bit
                 value = LOW + bit.bit_length() - 1
-                rest = _replace(masks, suit, mask ^ bit)
-                if on_table >> suit & 1:
-                    total += after_turn(self.mine, theirs, rest, fools, after)
+                if depth == 0 and after:  # the search looks no further: bank after this card
+                    held = max(top(mine[suit]), value)
+                    term = suit_outlook(held, top(theirs[suit]), mask ^ bit, after)
+                    total += win_chance(kept - base[suit] + term, after)
                 else:
+                    rest = (*masks[:suit], mask ^ bit, *masks[suit + 1 :])
                     total += self.value(
-                        (*table, (suit, value)), theirs, rest, fools, death, after, max(depth, 0)
+                        (*table, (suit, value)),
+                        theirs,
+                        rest,
+                        fools,
+                        after,
+                        touched | 1 << suit,
+                        stolen,
+                        depth,
                     )
-        if death:
-            total += after_turn(self.mine, theirs, masks, fools, after)
+        if self.pos.death:  # no Death in the deck once it has come: the turn would be over
+            total += win_chance(lost, after) if after else final_share(mine, theirs)
         if fools:
-            total += fools * self.fool_value(
-                table, on_table, theirs, masks, fools - 1, death, after, max(depth, 0)
+            options = self.steals(
+                table, theirs, masks, fools - 1, after, touched, stolen, depth, STEALS_SEARCHED
             )
+            if options:
+                total += fools * max(options.values())
+            elif not after:
+                total += fools * final_share(banked(mine, table), theirs)
+            else:
+                total += fools * self.value(
+                    table, theirs, masks, fools - 1, after, touched, stolen, depth
+                )
         return total / left
 
-    def fool_value(
+    def steals(
         self,
-        table: tuple[tuple[int, int], ...],
-        on_table: int,
+        table: Table,
         theirs: Stacks,
         masks: tuple[int, ...],
         fools: int,
-        death: int,
         left: int,
+        touched: int,
+        stolen: int,
         depth: int,
-    ) -> float:
-        """What a Fool drawn now is worth: the best steal, or nothing if they hold nothing."""
-        choices = self.steal_values(table, on_table, theirs, masks, fools, death, left, depth)
-        if not choices:
-            if left == 0:
-                return final_share(bank(self.mine, table), theirs)
-            return self.value(table, theirs, masks, fools, death, left, depth)
-        return max(choices.values())
-
-    def steal_values(
-        self,
-        table: tuple[tuple[int, int], ...],
-        on_table: int,
-        theirs: Stacks,
-        masks: tuple[int, ...],
-        fools: int,
-        death: int,
-        left: int,
-        depth: int,
+        searched: int = SUITS,
     ) -> dict[int, float]:
-        """The value of each possible steal (the Fool already gone from the deck)."""
-        choices: dict[int, float] = {}
+        """The value of each steal open to me now (the Fool already gone from the deck).
+
+        Every steal is first valued as if the turn ended with it; only the `searched` best of
+        those are then searched further (the others keep their first value).
+        """
+        on_table = bits_of(table)
+        options: dict[int, float] = {}
+        grown: dict[int, Table] = {}
         for suit in range(SUITS):
             if not theirs[suit]:
                 continue
-            robbed = without_top(theirs, suit)
-            if on_table >> suit & 1:
-                choices[suit] = (
-                    after_turn(self.mine, robbed, masks, fools, left)
-                    if left
-                    else final_share(self.mine, robbed)
-                )
+            touch = touched | 1 << suit
+            if on_table >> suit & 1:  # the stolen card busts the table
+                options[suit] = self.ended((), robbed(theirs, suit), masks, left, touch)
             else:
-                grown = (*table, (suit, theirs[suit][0]))
-                choices[suit] = self.value(grown, robbed, masks, fools, death, left, depth)
-        return choices
+                grown[suit] = (*table, (suit, theirs[suit][0]))
+                if left:
+                    options[suit] = self.ended(
+                        grown[suit], robbed(theirs, suit), masks, left, touch
+                    )
+                else:
+                    options[suit] = final_share(
+                        banked(self.pos.mine, grown[suit]), robbed(theirs, suit)
+                    )
+        if depth > 0 and left:
+            ranked = sorted(grown, key=lambda s: -options[s])[:searched]
+            for suit in ranked:
+                options[suit] = self.value(
+                    grown[suit],
+                    robbed(theirs, suit),
+                    masks,
+                    fools,
+                    left,
+                    touched | 1 << suit,
+                    stolen | 1 << suit,
+                    depth,
+                )
+        return options
 
+    # -- the decisions --------------------------------------------------------------------------
 
-def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return (*values[:index], value, *values[index + 1 :])
+    def root(self) -> tuple[Table, Stacks, tuple[int, ...], int, int, int]:
+        pos = self.pos
+        return pos.table, pos.theirs, pos.masks, pos.fools, pos.left, bits_of(pos.table)
 
+    def bank_or_draw(self) -> tuple[float, float]:
+        """The value of banking now and of drawing one more card."""
+        table, theirs, masks, fools, left, touched = self.root()
+        stay = self.ended(table, theirs, masks, left, touched)
+        go = self.draw(table, theirs, masks, fools, left, touched, 0, self.depth - 1)
+        return stay, go
 
-DEPTH = 2  # draws looked at beyond the one being decided
+    def steal_options(self) -> dict[int, float]:
+        """The value of each steal, a Fool having just come."""
+        table, theirs, masks, fools, left, touched = self.root()
+        return self.steals(table, theirs, masks, fools, left, touched, 0, self.depth)
 
 
 class StrongBot:
-    """Our strongest player (see the module's docstring for how it thinks)."""
+    """Our strongest player (the module's docstring says how it thinks).
 
-    def __init__(self, seed: int = 0, depth: int = DEPTH) -> None:
-        self.seed = seed
+    It keeps the endgame positions it has solved (a cache: the same view always gets the same
+    answer, only sooner).
+    """
+
+    def __init__(
+        self, seed: int = 0, depth: int = DEPTH, endgame: int = ENDGAME, budget: int = BUDGET
+    ) -> None:
+        self.seed = seed  # nothing in it is random; kept for the Level interface
         self.depth = depth
+        self.endgame = endgame
+        self.budget = budget
+        self.solver = Endgame()
 
     def choose(self, view: View, seat: int) -> Action:
         pos = Position.of(view, seat)
-        search = TurnSearch(pos.mine)
-        on_table = 0
-        for suit, _ in pos.table:
-            on_table |= 1 << suit
+        if pos.left <= self.endgame:
+            exact = self.solve(pos, view.steal_pending)
+            if exact is not None:
+                return exact
         if view.steal_pending:
-            values = search.steal_values(
-                pos.table,
-                on_table,
-                pos.theirs,
-                pos.masks,
-                pos.fools,
-                pos.death,
-                pos.left,
-                self.depth,
-            )
-            safe = {s: v for s, v in values.items() if not on_table >> s & 1} or values
-            return Steal(Suit(max(safe, key=lambda s: (safe[s], -s))))
+            options = TurnSearch(pos, self.depth).steal_options()
+            return Steal(Suit(best_steal(options, bits_of(pos.table))))
         if not pos.table:
             return Draw()
         if len(pos.table) >= SUITS:
             return EndTurn()
-        stay = search.bank_value(pos.table, pos.theirs, pos.masks, pos.fools, pos.left)
-        go = search.draw_value(
-            pos.table, pos.theirs, pos.masks, pos.fools, pos.death, pos.left, self.depth - 1
-        )
+        stay, go = TurnSearch(pos, self.depth).bank_or_draw()
         return Draw() if go > stay else EndTurn()
+
+    def solve(self, pos: Position, steal_pending: bool) -> Action | None:
+        """The exact best action, if the endgame can be solved within the budget."""
+        if self.solver.nodes > MEMO_LIMIT:
+            self.solver = Endgame()
+        table = dict(pos.table)
+        suits = [(pos.mine[s], pos.theirs[s], pos.masks[s], table.get(s, 0)) for s in range(SUITS)]
+        try:
+            found = self.solver.options(
+                suits, pos.fools, pos.death, pos.left, steal_pending, self.budget
+            )
+        except OutOfBudget:
+            return None
+        if steal_pending:
+            return Steal(Suit(best_steal(found, bits_of(pos.table))))
+        return Draw() if found.get(DRAW, -1.0) > found.get(BANK, -1.0) else EndTurn()
+
+
+def best_steal(options: dict[int, float], on_table: int) -> int:
+    """The best suit to steal; one on my table (a sure bust) only when nothing else is open."""
+    safe = {s: v for s, v in options.items() if not on_table >> s & 1} or options
+    return max(safe, key=lambda s: (safe[s], -s))
 
 
 register(Level("expert", "Expert", lambda seed: StrongBot(seed)))

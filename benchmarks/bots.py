@@ -1,0 +1,156 @@
+"""Bot against bot: each pairing's win share of decisive games (95% Wilson interval), draws, and
+each bot's decision times (p50/p95/p99/max).
+
+    python benchmarks/bots.py                          # expert vs hard, 400 games
+    python benchmarks/bots.py --games 4000 --pair expert:classic-8-50 --processes 2
+    python benchmarks/bots.py --pair expert:classic-0-0 --pair hard:easy
+
+A bot is a level key (easy, normal, hard, expert) or classic-<intelligence>-<aggression>.
+Game g of a pairing deals from seed g (plus --seed) and lets the first bot start when g is even:
+the first player alternates and every pairing sees the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from somnium_desktop.game.actions import Action
+from somnium_desktop.game.bots import Bot, make_bot
+from somnium_desktop.game.bots.classic import ClassicBot
+from somnium_desktop.game.bots.match import play
+from somnium_desktop.game.state import new_game
+from somnium_desktop.game.view import View
+
+
+def bot_named(name: str, seed: int) -> Bot:
+    """A level key, or classic-<intelligence>-<aggression>."""
+    if name.startswith("classic-"):
+        _, intelligence, aggression = name.split("-")
+        return ClassicBot(int(intelligence), int(aggression), seed)
+    return make_bot(name, seed)
+
+
+@dataclass
+class Tally:
+    """One pairing's results, from the first bot's side."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+
+    def add(self, other: Tally) -> None:
+        self.wins += other.wins
+        self.losses += other.losses
+        self.draws += other.draws
+        for mine, theirs in zip(self.times, other.times, strict=True):
+            mine.extend(theirs)
+
+
+def play_games(pair: tuple[str, str], games: Sequence[int], seed: int) -> Tally:
+    """Play the given game numbers of a pairing; bot 0 is pair[0]."""
+    tally = Tally()
+    for number in games:
+        first = number % 2  # seat 0 is pair[0]; it starts the even games
+        state = new_game(seed + number)
+        state = replace(state, turn=first, first=first)
+        bots = (bot_named(pair[0], seed + number), bot_named(pair[1], seed + number + 1))
+
+        def ask(bot: Bot, view: View, seat: int) -> Action:
+            start = time.perf_counter()
+            action = bot.choose(view, seat)
+            tally.times[seat].append(time.perf_counter() - start)
+            return action
+
+        end = play(state, bots, ask)
+        if end.winner is None:
+            tally.draws += 1
+        elif end.winner == 0:
+            tally.wins += 1
+        else:
+            tally.losses += 1
+    return tally
+
+
+def _job(args: tuple[tuple[str, str], list[int], int]) -> Tally:
+    return play_games(*args)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def report(pair: tuple[str, str], tally: Tally, seconds: float) -> str:
+    decisive = tally.wins + tally.losses
+    share = tally.wins / decisive if decisive else 0.0
+    low, high = wilson(tally.wins, decisive)
+    lines = [
+        f"{pair[0]} vs {pair[1]}: {decisive + tally.draws} games in {seconds:.1f} s",
+        f"  {pair[0]} wins {share:.1%} of decisive games (95% CI {low:.1%}-{high:.1%}): "
+        f"{tally.wins} won, {tally.losses} lost, {tally.draws} drawn",
+    ]
+    for name, times in zip(pair, tally.times, strict=True):
+        ms = [t * 1000 for t in times]
+        lines.append(
+            f"  {name} decisions: {len(ms)}, p50 {percentile(ms, 0.5):.2f} ms, "
+            f"p95 {percentile(ms, 0.95):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, "
+            f"max {max(ms, default=0.0):.2f} ms"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=400, help="games per pairing")
+    parser.add_argument(
+        "--pair",
+        action="append",
+        metavar="A:B",
+        help="a pairing to play (repeatable); default expert:hard",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the first deal's seed")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        choices=(1, 2),
+        help="worker processes (at most 2: the machine is shared)",
+    )
+    args = parser.parse_args(argv)
+    pairs = [tuple(p.split(":", 1)) for p in (args.pair or ["expert:hard"])]
+    for pair in pairs:
+        if len(pair) != 2:
+            parser.error(f"a pairing is A:B, not {':'.join(pair)!r}")
+        a, b = pair
+        start = time.perf_counter()
+        chunks = [list(range(i, args.games, args.processes * 4)) for i in range(args.processes * 4)]
+        jobs = [((a, b), chunk, args.seed) for chunk in chunks if chunk]
+        tally = Tally()
+        if args.processes == 1:
+            for job in jobs:
+                tally.add(_job(job))
+        else:
+            with multiprocessing.Pool(args.processes) as pool:
+                for part in pool.imap_unordered(_job, jobs):
+                    tally.add(part)
+        print(report((a, b), tally, time.perf_counter() - start), flush=True)
+
+
+if __name__ == "__main__":
+    main()

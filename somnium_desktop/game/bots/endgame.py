@@ -1,0 +1,253 @@
+"""The last cards of a game solved exactly: every order of the unseen cards, both at their best."""
+
+from __future__ import annotations
+
+LOW = 3  # value v is bit (v - LOW) of a suit's unseen mask
+CAP = 10  # the table holds at most ten cards
+
+Stack = tuple[int, ...]  # a bank's values in one suit, highest first
+# One suit as the player to move sees it: (their stack, the other's stack, unseen mask, the value
+# on the table or 0).
+Suit = tuple[Stack, Stack, int, int]
+# A position for the player to move, no steal pending: (base, live suits sorted, fools, death,
+# cards left). Suits are interchangeable, so only their sorted list matters; a suit that can no
+# longer change (nothing unseen, nothing on the table, nothing a Fool could take) is folded into
+# `base`, the score difference (mover minus other) over folded suits.
+Spot = tuple[int, tuple[Suit, ...], int, int, int]
+
+EMPTY: Suit = ((), (), 0, 0)
+BANK = -1  # option keys: BANK, DRAW, or a suit number to steal
+DRAW = -2
+
+
+class OutOfBudget(Exception):
+    """The search met its node budget before finishing."""
+
+
+def top(stack: Stack) -> int:
+    return stack[0] if stack else 0
+
+
+def share(diff: int) -> float:
+    """1 for a win, 0.5 for a draw, 0 for a loss."""
+    return 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
+
+
+def settle(base: int, suits: list[Suit], fools: int, death: int, left: int) -> Spot:
+    """The canonical form of a position: settled suits folded into the base, the rest sorted."""
+    live: list[Suit] = []
+    for suit in suits:
+        mine, theirs, mask, table = suit
+        if not fools:
+            if not mask and not table:
+                base += top(mine) - top(theirs)
+                continue
+            if len(mine) > 1 or len(theirs) > 1:  # without Fools only the tops can matter
+                suit = (mine[:1], theirs[:1], mask, table)
+        elif not mask and not table and not mine and not theirs:
+            continue
+        live.append(suit)
+    live.sort()
+    return base, tuple(live), fools, death, left
+
+
+def swapped(
+    base: int,
+    suits: list[Suit] | tuple[Suit, ...],
+    fools: int,
+    death: int,
+    left: int,
+    banking: bool,
+) -> Spot:
+    """The position for the other player once the turn ends (table banked or discarded)."""
+    turned: list[Suit] = []
+    for mine, theirs, mask, table in suits:
+        if table and banking:
+            mine = tuple(sorted((*mine, table), reverse=True))
+        turned.append((theirs, mine, mask, 0))
+    return settle(-base, turned, fools, death, left)
+
+
+def final_margin(base: int, suits: list[Suit] | tuple[Suit, ...], banking: bool) -> int:
+    """The final score difference for the mover, banking the table or not."""
+    diff = base
+    for mine, theirs, _, table in suits:
+        held = top(mine)
+        if banking and table > held:
+            held = table
+        diff += held - top(theirs)
+    return diff
+
+
+def largest_drops(stacks: list[Stack], fools: int) -> int:
+    """The most `fools` steals could take off a score: its largest steps down a stack."""
+    steps = sorted(
+        (s[i] - (s[i + 1] if i + 1 < len(s) else 0) for s in stacks for i in range(len(s))),
+        reverse=True,
+    )
+    return sum(steps[:fools])
+
+
+def decided(spot: Spot) -> float | None:
+    """The share if no card left can change the winner (bounds on both scores), else None."""
+    now, suits, fools = spot[0], spot[1], spot[2]
+    up = down = 0
+    for mine, theirs, mask, table in suits:
+        held, other = top(mine), top(theirs)
+        now += held - other
+        best = mask.bit_length() + LOW - 1 if mask else 0
+        up += max(0, max(table, best, other if fools else 0) - held)
+        down += max(0, max(best, held if fools else 0) - other)
+    if fools:
+        up += largest_drops([s[1] for s in suits], fools)
+        down += largest_drops([s[0] for s in suits], fools)
+    if now - down > 0:
+        return 1.0
+    if now + up < 0:
+        return 0.0
+    return None
+
+
+class Endgame:
+    """Exact values with the whole rest of the game searched: the player to move maximises its
+    share (a win 1, a draw 1/2), the other then does the same, every unseen order equally likely.
+
+    Values are for the player about to act. The memo is kept between calls (positions recur
+    from one decision to the next). `budget` bounds the positions a call may visit: past it the
+    call raises OutOfBudget (what was finished stays remembered), so a caller can fall back.
+    """
+
+    def __init__(self) -> None:
+        self.memo: dict[Spot, float] = {}
+        self.budget = 0
+
+    @property
+    def nodes(self) -> int:
+        return len(self.memo)
+
+    def value(self, spot: Spot) -> float:
+        """The best share the mover can get: bank (if the table holds anything) or draw."""
+        found = self.memo.get(spot)
+        if found is not None:
+            return found
+        known = decided(spot)
+        if known is not None:
+            return known
+        self.budget -= 1
+        if self.budget < 0:
+            raise OutOfBudget
+        best = -1.0
+        on_table = sum(1 for s in spot[1] if s[3])
+        if on_table:
+            best = 1.0 - self.value(swapped(*spot, banking=True))
+        if on_table < CAP and best < 1.0:
+            best = max(best, self.draw(spot, best))
+        self.memo[spot] = best
+        return best
+
+    def lost(self, base: int, suits: list[Suit], fools: int, death: int, left: int) -> float:
+        """A bust or Death: the table is discarded and the turn passes, or the game ends."""
+        if left == 0:
+            return share(final_margin(base, suits, banking=False))
+        return 1.0 - self.value(swapped(base, suits, fools, death, left, banking=False))
+
+    def goes_on(self, base: int, suits: list[Suit], fools: int, death: int, left: int) -> float:
+        """A card landed safely: the turn goes on, or the last card ends the game, banked."""
+        if left == 0:
+            return share(final_margin(base, suits, banking=True))
+        if fools:
+            suits.sort()
+            return self.value((base, tuple(suits), fools, death, left))
+        return self.value(settle(base, suits, fools, death, left))
+
+    def draw(self, spot: Spot, floor: float = -1.0) -> float:
+        """Draw one card: the average over every card that could come.
+
+        If the draw is shown to be worth no more than `floor` (what banking gets), the search
+        stops early and returns a value no higher than `floor`: the busts are looked at first,
+        and every card not yet looked at counts as a sure win meanwhile.
+        """
+        base, suits, fools, death, left = spot
+        after = left - 1
+        total = 0.0
+        unseen = left  # cards not looked at yet
+        for busting in (True, False):
+            previous: Suit | None = None
+            last = 0.0
+            for index, suit in enumerate(suits):
+                mine, theirs, mask, table = suit
+                if not mask or bool(table) is not busting:
+                    continue
+                if suit != previous:
+                    last = 0.0
+                    bits = mask
+                    while bits:
+                        bit = bits & -bits
+                        bits ^= bit
+                        changed = list(suits)
+                        if table:
+                            changed[index] = (mine, theirs, mask ^ bit, table)
+                            last += self.lost(base, changed, fools, death, after)
+                        else:
+                            card = LOW + bit.bit_length() - 1
+                            changed[index] = (mine, theirs, mask ^ bit, card)
+                            last += self.goes_on(base, changed, fools, death, after)
+                    previous = suit
+                total += last  # an identical suit has the same outcomes again
+                unseen -= mask.bit_count()
+                if (total + unseen) / left <= floor:
+                    return (total + unseen) / left
+            if busting and death:
+                total += self.lost(base, list(suits), fools, 0, after)
+                unseen -= 1
+        if fools:
+            options = self.steals(base, list(suits), fools - 1, death, after)
+            if options:
+                total += fools * max(options.values())
+            else:
+                total += fools * self.goes_on(base, list(suits), fools - 1, death, after)
+        return total / left
+
+    def steals(
+        self, base: int, suits: list[Suit], fools: int, death: int, left: int
+    ) -> dict[int, float]:
+        """The value of stealing from each suit the other player holds (by index in `suits`)."""
+        options: dict[int, float] = {}
+        seen: dict[Suit, int] = {}
+        for index, suit in enumerate(suits):
+            mine, theirs, mask, table = suit
+            if not theirs:
+                continue
+            if suit in seen:  # the same steal as an identical suit's
+                options[index] = options[seen[suit]]
+                continue
+            seen[suit] = index
+            changed = list(suits)
+            if table:
+                changed[index] = (mine, theirs[1:], mask, table)
+                options[index] = self.lost(base, changed, fools, death, left)
+            else:
+                changed[index] = (mine, theirs[1:], mask, theirs[0])
+                options[index] = self.goes_on(base, changed, fools, death, left)
+        return options
+
+    def options(
+        self, suits: list[Suit], fools: int, death: int, left: int, steal_pending: bool, budget: int
+    ) -> dict[int, float]:
+        """The exact value of everything the player to move may do (suits in real order).
+
+        Raises OutOfBudget if that takes more than `budget` positions.
+        """
+        self.budget = budget
+        if steal_pending:
+            kept = [(number, suit) for number, suit in enumerate(suits) if suit != EMPTY]
+            values = self.steals(0, [suit for _, suit in kept], fools, death, left)
+            return {kept[index][0]: value for index, value in values.items()}
+        spot = settle(0, suits, fools, death, left)
+        on_table = sum(1 for s in suits if s[3])
+        found: dict[int, float] = {}
+        if on_table:
+            found[BANK] = 1.0 - self.value(swapped(*spot, banking=True))
+        if on_table < CAP:
+            found[DRAW] = self.draw(spot)
+        return found

@@ -1,0 +1,101 @@
+"""The strong bot's endgame solver agrees with a brute-force search through the real engine."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from somnium_desktop.game import (
+    Action,
+    Concede,
+    Draw,
+    EndTurn,
+    GameState,
+    Steal,
+    Suit,
+    apply,
+    legal_actions,
+    new_game,
+    view_of,
+)
+from somnium_desktop.game.bots.classic import ClassicBot
+from somnium_desktop.game.bots.endgame import BANK, DRAW, Endgame, OutOfBudget
+from somnium_desktop.game.bots.model import SUITS, Position
+
+
+def option_value(state: GameState, action: Action, me: int) -> float:
+    """My share after `action`; a draw averages over every distinct next card, by its count."""
+    seat = state.turn
+    if not isinstance(action, Draw):
+        return brute_force(apply(state, seat, action)[0], me)
+    total = 0.0
+    for card in set(state.deck):
+        rest = list(state.deck)
+        rest.remove(card)
+        after, _ = apply(replace(state, deck=(card, *rest)), seat, action)
+        total += state.deck.count(card) * brute_force(after, me)
+    return total / len(state.deck)
+
+
+def brute_force(state: GameState, me: int) -> float:
+    """My share (a win 1, a draw 1/2) with both players at their best, the deck order unknown."""
+    if state.over:
+        return 1.0 if state.winner == me else 0.5 if state.winner is None else 0.0
+    values = [
+        option_value(state, action, me)
+        for action in legal_actions(state, state.turn)
+        if not isinstance(action, Concede)
+    ]
+    return max(values) if state.turn == me else min(values)
+
+
+def endgames(left: int, count: int) -> list[GameState]:
+    """Positions with `left` cards or fewer to go (and a choice to make), from classic games."""
+    found = []
+    seed = 0
+    while len(found) < count:
+        state = new_game(seed)
+        bots = (ClassicBot(8, 50, seed), ClassicBot(5, 80, seed))
+        while not state.over:
+            view = view_of(state)
+            if view.deck_count <= left and (view.table or view.steal_pending):
+                found.append(state)
+                break
+            state, _ = apply(state, state.turn, bots[state.turn].choose(view, state.turn))
+        seed += 1
+    return found
+
+
+def solve(state: GameState, budget: int = 10**9) -> dict[int, float]:
+    """The solver's value of each option for the player to move."""
+    view = view_of(state)
+    pos = Position.of(view, state.turn)
+    table = dict(pos.table)
+    suits = [(pos.mine[s], pos.theirs[s], pos.masks[s], table.get(s, 0)) for s in range(SUITS)]
+    return Endgame().options(suits, pos.fools, pos.death, pos.left, view.steal_pending, budget)
+
+
+def test_every_option_is_valued_as_brute_force_through_the_engine_values_it() -> None:
+    positions = endgames(4, 40)
+    assert any(view_of(s).steal_pending for s in positions)
+    assert any(view_of(s).fools_left for s in positions)
+    for state in positions:
+        me = state.turn
+        for key, value in solve(state).items():
+            action: Action = (
+                EndTurn() if key == BANK else Draw() if key == DRAW else Steal(Suit(key))
+            )
+            assert value == pytest.approx(option_value(state, action, me)), (state, key)
+
+
+def test_a_small_budget_stops_large_searches_and_changes_no_finished_answer() -> None:
+    stopped = 0
+    for state in endgames(8, 10):
+        try:
+            quick = solve(state, budget=50)
+        except OutOfBudget:
+            stopped += 1
+            continue
+        assert quick == solve(state)
+    assert 0 < stopped < 10
