@@ -33,6 +33,11 @@ from .storage import (
 T = TypeVar("T")
 log = logging.getLogger("somnium_server.storage")
 CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event loop
+# Sessions and users found are kept this long before the file is asked again: every request
+# looked both up. Sign-out and revoking go through delete_session, which forgets at once;
+# only a change made by another process on the same file waits out this recheck.
+RECHECK = 5.0
+CACHE_LIMIT = 100_000
 
 # Each entry moves the schema one version on; PRAGMA user_version counts those applied.
 MIGRATIONS: tuple[str, ...] = (
@@ -193,6 +198,8 @@ class SQLiteStorage:
         self._conn = connect(path)
         self._pending: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
         self._flush_scheduled = False
+        self._sessions: dict[str, tuple[float, Session]] = {}  # token hash -> (until, found)
+        self._users: dict[str, tuple[float, User]] = {}
         self._checkpointer = Checkpointer(path)
         self._checkpointer.start()
 
@@ -264,10 +271,18 @@ class SQLiteStorage:
         return user
 
     async def get_user(self, user_id: str) -> User | None:
+        now = time.monotonic()
+        kept = self._users.get(user_id)
+        if kept is not None and kept[0] > now:
+            return kept[1]
         row = self._conn.execute(
             "SELECT id, display_name, created_at FROM users WHERE id = ?", (user_id,)
         ).fetchone()
-        return User(*row) if row else None
+        if row is None:
+            return None
+        user = User(*row)
+        _keep(self._users, user_id, (now + RECHECK, user))
+        return user
 
     async def get_users(self, user_ids: Sequence[str]) -> dict[str, User]:
         found: dict[str, User] = {}
@@ -278,11 +293,13 @@ class SQLiteStorage:
         return found
 
     async def rename_user(self, user_id: str, display_name: str) -> None:
+        self._users.pop(user_id, None)
         await self._write(
             lambda c: c.execute(
                 "UPDATE users SET display_name = ? WHERE id = ?", (display_name, user_id)
             )
         )
+        self._users.pop(user_id, None)  # a read meanwhile may have kept the old name
 
     async def add_identity(self, identity: Identity) -> None:
         await self._write(
@@ -309,17 +326,27 @@ class SQLiteStorage:
         )
 
     async def get_session(self, token_hash: str) -> Session | None:
+        now = time.monotonic()
+        kept = self._sessions.get(token_hash)
+        if kept is not None and kept[0] > now:
+            return kept[1]
         row = self._conn.execute(
             "SELECT token_hash, user_id, created_at, expires_at FROM sessions "
             "WHERE token_hash = ?",
             (token_hash,),
         ).fetchone()
-        return Session(*row) if row else None
+        if row is None:  # not kept: a session made meanwhile by another process counts
+            return None
+        session = Session(*row)
+        _keep(self._sessions, token_hash, (now + RECHECK, session))
+        return session
 
     async def delete_session(self, token_hash: str) -> None:
+        self._sessions.pop(token_hash, None)
         await self._write(
             lambda c: c.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
         )
+        self._sessions.pop(token_hash, None)  # a read meanwhile saw the row still there
 
     # -- games --------------------------------------------------------------------------------
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
@@ -394,6 +421,12 @@ class SQLiteStorage:
         with contextlib.suppress(sqlite3.Error):
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._conn.close()
+
+
+def _keep(cache: dict[str, T], key: str, value: T) -> None:
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
 
 
 def _insert_events(c: sqlite3.Connection, game_id: str, events: Sequence[StoredEvent]) -> None:
