@@ -289,10 +289,13 @@ class GameService:
         """Commit an action the engine accepted; the answer is stored for retries."""
         version = room.version + 1
         view = view_to_dict(view_of(state))
-        events = _number([event_to_dict(e) for e in engine_events], room.seq, version, view)
-        result = orjson.dumps(
-            {"version": version, "seq": events[-1].seq, "events": [e.data for e in events],
-             "view": view}
+        view_json = orjson.dumps(view)
+        events = _number(
+            [event_to_dict(e) for e in engine_events], room.seq, version, view, view_json
+        )
+        # the answer, spliced from the events' and the view's JSON: each is encoded once
+        result = b'{"version":%d,"seq":%d,"events":[%s],"view":%s}' % (
+            version, events[-1].seq, b",".join(e.json() for e in events), view_json
         )
         was_turn = room.state.turn
         stored = StoredAction(action_id, user_id, seat, version, action_to_dict(action), result)
@@ -436,13 +439,22 @@ class GameService:
 
 def _number(
     table_events: list[dict[str, Any]], last_seq: int, version: int,
-    view: dict[str, Any] | None = None,
+    view: dict[str, Any] | None = None, view_json: bytes | None = None,
 ) -> list[StoredEvent]:
-    """Give events their sequence numbers; the last one carries the view after the change."""
+    """Give events their sequence numbers; the last one carries the view after the change.
+
+    Each is encoded to JSON here, once; `view_json`, if given, is `view` already encoded.
+    """
     numbered = []
     for n, event in enumerate(table_events, start=1):
         data: dict[str, Any] = {"seq": last_seq + n, "version": version, "event": event}
         if n == len(table_events) and view is not None:
+            raw = orjson.dumps(data)
             data["view"] = view
-        numbered.append(StoredEvent(last_seq + n, data))
+            if view_json is None:
+                view_json = orjson.dumps(view)
+            raw = raw[:-1] + b',"view":' + view_json + b"}"
+        else:
+            raw = orjson.dumps(data)
+        numbered.append(StoredEvent(last_seq + n, data, raw))
     return numbered

@@ -363,12 +363,12 @@ class SQLiteStorage:
         record = update.record
 
         def work(c: sqlite3.Connection) -> None:
-            row = _game_row(record)
+            # name, creation, initial state and bot seed never change after create_game
             cursor = c.execute(
-                "UPDATE games SET name=?, created_at=?, created_by=?, seats=?, status=?, state=?, "
-                "initial_state=?, version=?, seq=?, meta=?, bot_seed=? "
+                "UPDATE games SET seats=?, status=?, state=?, version=?, seq=?, meta=? "
                 "WHERE id=? AND version=?",
-                (*row[1:], record.id, update.expected_version),
+                (_dumps(record.seats), record.status, _dumps(record.state), record.version,
+                 record.seq, _dumps(record.meta), record.id, update.expected_version),
             )
             if cursor.rowcount != 1:
                 raise VersionConflict(record.id)
@@ -432,5 +432,5 @@ def _keep(cache: dict[str, T], key: str, value: T) -> None:
 def _insert_events(c: sqlite3.Connection, game_id: str, events: Sequence[StoredEvent]) -> None:
     c.executemany(
         "INSERT INTO events (game_id, seq, data) VALUES (?, ?, ?)",
-        [(game_id, event.seq, _dumps(event.data)) for event in events],
+        [(game_id, event.seq, event.json().decode()) for event in events],
     )
