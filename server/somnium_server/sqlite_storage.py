@@ -233,6 +233,8 @@ class SQLiteStorage:
                 if not future.done():
                     future.set_result(value)
             return
+        if self._all_at_once(batch):
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
             for work, future in batch:
@@ -258,6 +260,30 @@ class SQLiteStorage:
                 future.set_result(value)
             else:
                 future.set_exception(value)
+
+    def _all_at_once(
+        self, batch: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]]
+    ) -> bool:
+        """The whole batch in one transaction without a savepoint per write (the usual case).
+
+        False, with nothing written, if any write failed: the caller then runs the batch
+        again with savepoints, so that only the failing writes fail.
+        """
+        conn = self._conn
+        values: list[Any] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for work, _ in batch:
+                values.append(work(conn))
+            conn.execute("COMMIT")
+        except Exception:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            return False
+        for (_, future), value in zip(batch, values, strict=True):
+            if not future.done():
+                future.set_result(value)
+        return True
 
     # -- users and sessions -----------------------------------------------------------------
     async def create_user(self, display_name: str) -> User:
