@@ -102,14 +102,20 @@ class GameService:
 
     async def _load_history(self, room: GameRoom) -> None:
         """The recent events (for Last-Event-ID resume) and the answers given (for retries)."""
-        events = await self.storage.get_events(
-            room.id, after=max(0, room.seq - self.event_window)
-        )
         actions = await self.storage.get_actions(room.id)
+        rebuild = any(not a.result for a in actions)
+        after = 0 if rebuild else max(0, room.seq - self.event_window)
+        events = await self.storage.get_events(room.id, after=after)
         if room.window:  # loaded by someone else meanwhile
             return
-        room.window.extend((event.seq, event_frame(event)) for event in events)
-        room.actions.update({a.action_id: (a.user_id, a.result) for a in actions})
+        answers = _answers(events) if rebuild else {}
+        room.window.extend(
+            (event.seq, event_frame(event)) for event in events
+            if event.seq > room.seq - self.event_window
+        )
+        room.actions.update(
+            {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
+        )
 
     def _let_go_later(self, room: GameRoom) -> None:
         """A finished game keeps its history in memory a while, then only in storage."""
@@ -293,12 +299,10 @@ class GameService:
         events = _number(
             [event_to_dict(e) for e in engine_events], room.seq, version, view, view_json
         )
-        # the answer, spliced from the events' and the view's JSON: each is encoded once
-        result = b'{"version":%d,"seq":%d,"events":[%s],"view":%s}' % (
-            version, events[-1].seq, b",".join(e.json() for e in events), view_json
-        )
+        result = _answer(version, events, view_json)
         was_turn = room.state.turn
-        stored = StoredAction(action_id, user_id, seat, version, action_to_dict(action), result)
+        # the answer is not stored: a restart rebuilds it from the events (see _answers)
+        stored = StoredAction(action_id, user_id, seat, version, action_to_dict(action), b"")
         await self._commit(
             room, [], state=state, status="finished" if state.over else "playing",
             numbered=events, action=stored,
@@ -435,6 +439,24 @@ class GameService:
         room.announced_observers = room.observers
         room.channel.publish(frame("observers", {"type": "observers", "count": room.observers}))
         self.lobby.publish("observers", {"game_id": room.id, "observers": room.observers})
+
+
+def _answer(version: int, events: list[StoredEvent], view_json: bytes) -> bytes:
+    """An action's answer, spliced from its events' and the view's JSON (encoded once)."""
+    return b'{"version":%d,"seq":%d,"events":[%s],"view":%s}' % (
+        version, events[-1].seq, b",".join(e.json() for e in events), view_json
+    )
+
+
+def _answers(events: list[StoredEvent]) -> dict[int, bytes]:
+    """Each version's answer rebuilt from the stored events, byte for byte as first given."""
+    by_version: dict[int, list[StoredEvent]] = {}
+    for event in events:
+        by_version.setdefault(event.data["version"], []).append(event)
+    return {
+        version: _answer(version, made, orjson.dumps(made[-1].data.get("view")))
+        for version, made in by_version.items()
+    }
 
 
 def _number(

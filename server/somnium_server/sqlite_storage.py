@@ -427,7 +427,7 @@ class SQLiteStorage:
             "SELECT seq, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after),
         ).fetchall()
-        return [StoredEvent(seq, orjson.loads(data)) for seq, data in rows]
+        return [StoredEvent(seq, orjson.loads(data), data.encode()) for seq, data in rows]
 
     async def get_actions(self, game_id: str) -> list[StoredAction]:
         rows = self._conn.execute(

@@ -77,7 +77,11 @@ class StoredEvent:
 
 @dataclass(frozen=True, slots=True)
 class StoredAction:
-    """An accepted action: who, which, the version it made, and the exact answer given."""
+    """An accepted action: who, which, the version it made, and the exact answer given.
+
+    `result` may be empty when the answer can be rebuilt from the events of its version (the
+    server does so on load); older rows hold it in full.
+    """
 
     action_id: str
     user_id: str
