@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
 
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .context import ServerContext, bearer, signed_in
 from .errors import ApiError, error_body
 from .models import ActRequest
-from .sessions import user_for_token
-from .storage import User, VersionConflict
-
-if TYPE_CHECKING:
-    from .context import ServerContext
+from .storage import VersionConflict
 
 log = logging.getLogger("somnium_server.fastpath")
 
@@ -85,7 +81,7 @@ class FastPath:
             return
         ctx = self.ctx
         try:
-            user = await _signed_in(ctx, scope)
+            user = await signed_in(ctx.storage, _token(scope))
             ctx.limits["act"].check(user.id)
             answer = await ctx.games.act(user, game_id, request)
         except ApiError as error:
@@ -105,27 +101,11 @@ class FastPath:
         await _answer(send, 200, answer)
 
 
-async def _signed_in(ctx: ServerContext, scope: Scope) -> User:
-    token = None
+def _token(scope: Scope) -> str | None:
     for name, value in scope["headers"]:
         if name == b"authorization":
-            scheme, _, rest = value.decode("latin-1").partition(" ")
-            rest = rest.strip()
-            if scheme.lower() == "bearer" and rest:
-                token = rest
-            break
-    if token is None:
-        raise ApiError(
-            401, "no_session", "sign in first: send Authorization: Bearer <token>",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    user = await user_for_token(ctx.storage, token)
-    if user is None:
-        raise ApiError(
-            401, "invalid_session", "the session is unknown or has expired: sign in again",
-            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
-        )
-    return user
+            return bearer(value.decode("latin-1"))
+    return None
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes | None:
