@@ -41,11 +41,16 @@ SIGNED_IN: dict[str, Any] = {"security": [{"bearer": []}]}
 MAYBE_SIGNED_IN: dict[str, Any] = {"security": [{}, {"bearer": []}]}
 
 
-def bearer_token(request: Request) -> str | None:
-    """The token of an `Authorization: Bearer <token>` header, if any."""
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+def bearer(authorization: str) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header's value, if any."""
+    scheme, _, token = authorization.partition(" ")
     token = token.strip()
     return token if scheme.lower() == "bearer" and token else None
+
+
+def bearer_token(request: Request) -> str | None:
+    """The bearer token the request carries, if any."""
+    return bearer(request.headers.get("authorization", ""))
 
 
 async def optional_user(request: Request) -> User | None:
@@ -58,13 +63,17 @@ async def optional_user(request: Request) -> User | None:
 
 async def current_user(request: Request) -> User:
     """The signed-in user; 401 without a valid, unexpired session. Usable with Depends too."""
-    token = bearer_token(request)
+    return await signed_in(server_context(request).storage, bearer_token(request))
+
+
+async def signed_in(storage: Storage, token: str | None) -> User:
+    """The user `token` signs in as; 401 without a valid, unexpired session."""
     if token is None:
         raise ApiError(
             401, "no_session", "sign in first: send Authorization: Bearer <token>",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    user = await user_for_token(server_context(request).storage, token)
+    user = await user_for_token(storage, token)
     if user is None:
         raise ApiError(
             401, "invalid_session", "the session is unknown or has expired: sign in again",

@@ -102,14 +102,20 @@ class GameService:
 
     async def _load_history(self, room: GameRoom) -> None:
         """The recent events (for Last-Event-ID resume) and the answers given (for retries)."""
-        events = await self.storage.get_events(
-            room.id, after=max(0, room.seq - self.event_window)
-        )
         actions = await self.storage.get_actions(room.id)
+        rebuild = any(not a.result for a in actions)
+        after = 0 if rebuild else max(0, room.seq - self.event_window)
+        events = await self.storage.get_events(room.id, after=after)
         if room.window:  # loaded by someone else meanwhile
             return
-        room.window.extend((event.seq, event_frame(event)) for event in events)
-        room.actions.update({a.action_id: (a.user_id, a.result) for a in actions})
+        answers = _answers(events) if rebuild else {}
+        room.window.extend(
+            (event.seq, event_frame(event)) for event in events
+            if event.seq > room.seq - self.event_window
+        )
+        room.actions.update(
+            {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
+        )
 
     def _let_go_later(self, room: GameRoom) -> None:
         """A finished game keeps its history in memory a while, then only in storage."""
@@ -289,13 +295,14 @@ class GameService:
         """Commit an action the engine accepted; the answer is stored for retries."""
         version = room.version + 1
         view = view_to_dict(view_of(state))
-        events = _number([event_to_dict(e) for e in engine_events], room.seq, version, view)
-        result = orjson.dumps(
-            {"version": version, "seq": events[-1].seq, "events": [e.data for e in events],
-             "view": view}
+        view_json = orjson.dumps(view)
+        events = _number(
+            [event_to_dict(e) for e in engine_events], room.seq, version, view, view_json
         )
+        result = _answer(version, events, view_json)
         was_turn = room.state.turn
-        stored = StoredAction(action_id, user_id, seat, version, action_to_dict(action), result)
+        # the answer is not stored: a restart rebuilds it from the events (see _answers)
+        stored = StoredAction(action_id, user_id, seat, version, action_to_dict(action), b"")
         await self._commit(
             room, [], state=state, status="finished" if state.over else "playing",
             numbered=events, action=stored,
@@ -434,15 +441,42 @@ class GameService:
         self.lobby.publish("observers", {"game_id": room.id, "observers": room.observers})
 
 
+def _answer(version: int, events: list[StoredEvent], view_json: bytes) -> bytes:
+    """An action's answer, spliced from its events' and the view's JSON (encoded once)."""
+    return b'{"version":%d,"seq":%d,"events":[%s],"view":%s}' % (
+        version, events[-1].seq, b",".join(e.json() for e in events), view_json
+    )
+
+
+def _answers(events: list[StoredEvent]) -> dict[int, bytes]:
+    """Each version's answer rebuilt from the stored events, byte for byte as first given."""
+    by_version: dict[int, list[StoredEvent]] = {}
+    for event in events:
+        by_version.setdefault(event.data["version"], []).append(event)
+    return {
+        version: _answer(version, made, orjson.dumps(made[-1].data.get("view")))
+        for version, made in by_version.items()
+    }
+
+
 def _number(
     table_events: list[dict[str, Any]], last_seq: int, version: int,
-    view: dict[str, Any] | None = None,
+    view: dict[str, Any] | None = None, view_json: bytes | None = None,
 ) -> list[StoredEvent]:
-    """Give events their sequence numbers; the last one carries the view after the change."""
+    """Give events their sequence numbers; the last one carries the view after the change.
+
+    Each is encoded to JSON here, once; `view_json`, if given, is `view` already encoded.
+    """
     numbered = []
     for n, event in enumerate(table_events, start=1):
         data: dict[str, Any] = {"seq": last_seq + n, "version": version, "event": event}
         if n == len(table_events) and view is not None:
+            raw = orjson.dumps(data)
             data["view"] = view
-        numbered.append(StoredEvent(last_seq + n, data))
+            if view_json is None:
+                view_json = orjson.dumps(view)
+            raw = raw[:-1] + b',"view":' + view_json + b"}"
+        else:
+            raw = orjson.dumps(data)
+        numbered.append(StoredEvent(last_seq + n, data, raw))
     return numbered

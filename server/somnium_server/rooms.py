@@ -13,7 +13,7 @@ import orjson
 from somnium_desktop.game import GameState, state_from_dict, state_to_dict, view_of, view_to_dict
 from somnium_desktop.game.bots import Bot
 
-from .events import Channel, frame, missed
+from .events import Channel, missed
 from .storage import GameRecord, StoredEvent
 
 ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read out and type
@@ -149,7 +149,8 @@ class GameRoom:
 
 def event_frame(event: StoredEvent) -> bytes:
     """A numbered game event as SSE: its type as the event name, its seq as the id."""
-    return frame(str(event.data["event"]["type"]), event.data, event.seq)
+    name = str(event.data["event"]["type"]).encode()
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (event.seq, name, event.json())
 
 
 def missed_since(room: GameRoom, last_event_id: str | None) -> list[bytes] | None:

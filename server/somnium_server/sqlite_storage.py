@@ -33,6 +33,11 @@ from .storage import (
 T = TypeVar("T")
 log = logging.getLogger("somnium_server.storage")
 CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event loop
+# Sessions and users found are kept this long before the file is asked again: every request
+# looked both up. Sign-out and revoking go through delete_session, which forgets at once;
+# only a change made by another process on the same file waits out this recheck.
+RECHECK = 5.0
+CACHE_LIMIT = 100_000
 
 # Each entry moves the schema one version on; PRAGMA user_version counts those applied.
 MIGRATIONS: tuple[str, ...] = (
@@ -193,6 +198,8 @@ class SQLiteStorage:
         self._conn = connect(path)
         self._pending: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
         self._flush_scheduled = False
+        self._sessions: dict[str, tuple[float, Session]] = {}  # token hash -> (until, found)
+        self._users: dict[str, tuple[float, User]] = {}
         self._checkpointer = Checkpointer(path)
         self._checkpointer.start()
 
@@ -226,6 +233,8 @@ class SQLiteStorage:
                 if not future.done():
                     future.set_result(value)
             return
+        if self._all_at_once(batch):
+            return
         try:
             conn.execute("BEGIN IMMEDIATE")
             for work, future in batch:
@@ -252,6 +261,30 @@ class SQLiteStorage:
             else:
                 future.set_exception(value)
 
+    def _all_at_once(
+        self, batch: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]]
+    ) -> bool:
+        """The whole batch in one transaction without a savepoint per write (the usual case).
+
+        False, with nothing written, if any write failed: the caller then runs the batch
+        again with savepoints, so that only the failing writes fail.
+        """
+        conn = self._conn
+        values: list[Any] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for work, _ in batch:
+                values.append(work(conn))
+            conn.execute("COMMIT")
+        except Exception:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            return False
+        for (_, future), value in zip(batch, values, strict=True):
+            if not future.done():
+                future.set_result(value)
+        return True
+
     # -- users and sessions -----------------------------------------------------------------
     async def create_user(self, display_name: str) -> User:
         user = User(id=uuid.uuid4().hex, display_name=display_name, created_at=time.time())
@@ -264,10 +297,18 @@ class SQLiteStorage:
         return user
 
     async def get_user(self, user_id: str) -> User | None:
+        now = time.monotonic()
+        kept = self._users.get(user_id)
+        if kept is not None and kept[0] > now:
+            return kept[1]
         row = self._conn.execute(
             "SELECT id, display_name, created_at FROM users WHERE id = ?", (user_id,)
         ).fetchone()
-        return User(*row) if row else None
+        if row is None:
+            return None
+        user = User(*row)
+        _keep(self._users, user_id, (now + RECHECK, user))
+        return user
 
     async def get_users(self, user_ids: Sequence[str]) -> dict[str, User]:
         found: dict[str, User] = {}
@@ -278,11 +319,13 @@ class SQLiteStorage:
         return found
 
     async def rename_user(self, user_id: str, display_name: str) -> None:
+        self._users.pop(user_id, None)
         await self._write(
             lambda c: c.execute(
                 "UPDATE users SET display_name = ? WHERE id = ?", (display_name, user_id)
             )
         )
+        self._users.pop(user_id, None)  # a read meanwhile may have kept the old name
 
     async def add_identity(self, identity: Identity) -> None:
         await self._write(
@@ -309,17 +352,27 @@ class SQLiteStorage:
         )
 
     async def get_session(self, token_hash: str) -> Session | None:
+        now = time.monotonic()
+        kept = self._sessions.get(token_hash)
+        if kept is not None and kept[0] > now:
+            return kept[1]
         row = self._conn.execute(
             "SELECT token_hash, user_id, created_at, expires_at FROM sessions "
             "WHERE token_hash = ?",
             (token_hash,),
         ).fetchone()
-        return Session(*row) if row else None
+        if row is None:  # not kept: a session made meanwhile by another process counts
+            return None
+        session = Session(*row)
+        _keep(self._sessions, token_hash, (now + RECHECK, session))
+        return session
 
     async def delete_session(self, token_hash: str) -> None:
+        self._sessions.pop(token_hash, None)
         await self._write(
             lambda c: c.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
         )
+        self._sessions.pop(token_hash, None)  # a read meanwhile saw the row still there
 
     # -- games --------------------------------------------------------------------------------
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
@@ -336,12 +389,12 @@ class SQLiteStorage:
         record = update.record
 
         def work(c: sqlite3.Connection) -> None:
-            row = _game_row(record)
+            # name, creation, initial state and bot seed never change after create_game
             cursor = c.execute(
-                "UPDATE games SET name=?, created_at=?, created_by=?, seats=?, status=?, state=?, "
-                "initial_state=?, version=?, seq=?, meta=?, bot_seed=? "
+                "UPDATE games SET seats=?, status=?, state=?, version=?, seq=?, meta=? "
                 "WHERE id=? AND version=?",
-                (*row[1:], record.id, update.expected_version),
+                (_dumps(record.seats), record.status, _dumps(record.state), record.version,
+                 record.seq, _dumps(record.meta), record.id, update.expected_version),
             )
             if cursor.rowcount != 1:
                 raise VersionConflict(record.id)
@@ -374,7 +427,7 @@ class SQLiteStorage:
             "SELECT seq, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after),
         ).fetchall()
-        return [StoredEvent(seq, orjson.loads(data)) for seq, data in rows]
+        return [StoredEvent(seq, orjson.loads(data), data.encode()) for seq, data in rows]
 
     async def get_actions(self, game_id: str) -> list[StoredAction]:
         rows = self._conn.execute(
@@ -396,8 +449,14 @@ class SQLiteStorage:
         self._conn.close()
 
 
+def _keep(cache: dict[str, T], key: str, value: T) -> None:
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+
+
 def _insert_events(c: sqlite3.Connection, game_id: str, events: Sequence[StoredEvent]) -> None:
     c.executemany(
         "INSERT INTO events (game_id, seq, data) VALUES (?, ?, ?)",
-        [(game_id, event.seq, _dumps(event.data)) for event in events],
+        [(game_id, event.seq, event.json().decode()) for event in events],
     )

@@ -7,8 +7,10 @@ PostgreSQL one can be added beside it without touching the games, the lobby or t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import orjson
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,15 +61,27 @@ class GameRecord:
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
-    """One numbered entry of a game's event log (public data only)."""
+    """One numbered entry of a game's event log (public data only).
+
+    `raw`, when set, is `data` already encoded as JSON: encoded once, stored, streamed and
+    answered as it is.
+    """
 
     seq: int
     data: dict[str, Any]
+    raw: bytes | None = field(default=None, compare=False)
+
+    def json(self) -> bytes:
+        return self.raw if self.raw is not None else orjson.dumps(self.data)
 
 
 @dataclass(frozen=True, slots=True)
 class StoredAction:
-    """An accepted action: who, which, the version it made, and the exact answer given."""
+    """An accepted action: who, which, the version it made, and the exact answer given.
+
+    `result` may be empty when the answer can be rebuilt from the events of its version (the
+    server does so on load); older rows hold it in full.
+    """
 
     action_id: str
     user_id: str

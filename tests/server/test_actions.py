@@ -151,6 +151,19 @@ def test_bad_requests_get_clear_4xx_answers(server: LiveServer) -> None:
     bad_id = server.get("/games/not-an-id!")
     assert bad_id.status_code == 422 and bad_id.json()["message"].startswith("game_id")
     assert server.get("/no/such/route").status_code == 404
+    # the raw path for actions and game reads answers its errors as the full app does
+    draw = {"action_id": "d1", "version": 1, "action": {"type": "draw"}}
+    missing = ann.post("/games/ZZZZZZZ/actions", draw)
+    assert missing.status_code == 404 and missing.json()["error"] == "unknown_game"
+    assert server.get("/games/ZZZZZZZ").json()["error"] == "unknown_game"
+    anonymous = ann.http.post(f"{server.base}/games/{game_id}/actions", json=draw, timeout=10)
+    assert anonymous.status_code == 401 and anonymous.json()["error"] == "no_session"
+    assert anonymous.headers["WWW-Authenticate"] == "Bearer"
+    streamed = ann.http.post(  # chunked, no Content-Length: refused once it grows too big
+        f"{server.base}/games/{game_id}/actions", data=(b"x" * 4096 for _ in range(8)),
+        headers={**ann.headers, "Content-Type": "application/json"}, timeout=10,
+    )
+    assert streamed.status_code == 413 and streamed.json()["error"] == "body_too_large"
 
 
 def test_an_expired_session_is_refused(server: LiveServer) -> None:

@@ -98,8 +98,12 @@ def test_sessions_are_stored_only_as_hashes_and_expire(tmp_path: Path) -> None:
         await asyncio.sleep(0.1)
         assert await user_for_token(storage, short) is None
         revoked = await issue_session(storage, user.id, 3600)
+        assert await user_for_token(storage, revoked) is not None  # now remembered in memory
         await revoke_session(storage, revoked)
         assert await user_for_token(storage, revoked) is None
+        await storage.rename_user(user.id, "Bea")
+        renamed = await user_for_token(storage, token)
+        assert renamed is not None and renamed.display_name == "Bea"
         await storage.close()
         return token, short
 
