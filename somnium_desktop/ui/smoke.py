@@ -1,8 +1,8 @@
 """`somnium --smoke-test`: once the window has painted, check the art and the icon, then quit.
 
 For installs and bundles: exits 0 only if the main window showed and painted, the card art was
-found and holds every card, and the window icon renders; otherwise it says what is wrong and
-exits 1 (2 if the window never painted).
+found and holds every card, the window icon renders and there is a font to write with;
+otherwise it says what is wrong and exits 1 (2 if the window never painted).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QEvent, QObject, QSize, QTimer
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 from ..card_ids import ALL_IDS
@@ -35,6 +36,8 @@ def problems(window: MainWindow, deck: CardDeck) -> list[str]:
             found.append(f"the card art lacks {len(missing)} elements, e.g. {missing[0]}")
     if window.windowIcon().pixmap(QSize(64, 64)).isNull():
         found.append("the window icon does not render")
+    if not QFontDatabase.families():
+        found.append("no fonts: every text is blank (install one, e.g. fonts-dejavu-core)")
     return found
 
 
