@@ -7,7 +7,8 @@ it through `dev`):
     .venv/bin/python packaging/build_bundle.py [--dist dist] [--work build/bundle] [--clean]
 
 The bundle carries Python, PySide6 (Qt and its plugins), the app and its resources (card art,
-icon, desktop entry); see README.md for the system libraries it still needs. Then check it with
+icon, desktop entry) and the lobby server (`somnium -m somnium_server ...` runs it); see
+README.md for the system libraries it still needs. Then check it with
 `dist/somnium/somnium --smoke-test` (offscreen: QT_QPA_PLATFORM=offscreen).
 """
 
@@ -22,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "somnium"
+# Development tools that pydantic's optional plugins would drag in from the build environment.
+EXCLUDED = ("mypy", "hypothesis", "rich", "pygments", "markdown_it", "pytest", "_pytest",
+            "tkinter")
 # The checkout's package, whether or not it is installed (an editable install's import hook
 # is invisible to PyInstaller's analysis, which would then leave the app out).
 sys.path.insert(0, str(ROOT))
@@ -35,12 +39,16 @@ def pyinstaller_command(dist: Path, work: Path, clean: bool = False) -> list[str
         sys.executable, "-m", "PyInstaller", str(ROOT / "packaging" / "bundle" / "entry.py"),
         "--name", NAME, "--onedir", "--windowed", "--noconfirm", "--log-level", "WARN",
         "--distpath", str(dist), "--workpath", str(work), "--specpath", str(work),
-        "--paths", str(ROOT),
-        # Every module of the app, also those only reached through a later-loaded window.
+        "--paths", str(ROOT), "--paths", str(ROOT / "server"),
+        # Every module of the app, also those only reached through a later-loaded window, and
+        # the lobby server, which the app can run as a child (`somnium -m somnium_server...`).
         "--collect-submodules", "somnium_desktop",
+        "--collect-submodules", "somnium_server",
     ]
     for source, target in shipped_files(ROOT):
         command += ["--add-data", f"{source}{os.pathsep}somnium_desktop/{target.parent}"]
+    for module in EXCLUDED:
+        command += ["--exclude-module", module]
     if clean:
         command.append("--clean")
     return command

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from somnium_desktop import __version__
 from somnium_desktop.assets import APP_ID, shipped_files
+from tests.server.helpers import free_port
 
 from .test_smoke import isolated_env
 from .validators import validate_desktop_entry
@@ -48,6 +52,37 @@ def libraries_from_outside(bundle: Path) -> set[str]:
     return outside
 
 
+def _serve_from(executable: Path, tmp_path: Path, env: dict[str, str]) -> None:
+    """The bundled server answers /health (uvicorn, uvloop and FastAPI work frozen)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [str(executable), "-m", "somnium_server", "--port", str(port),
+         "--database", str(tmp_path / "bundle.sqlite3"), "--access-log", "false"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, server.stderr.read() if server.stderr else ""
+            try:
+                health = requests.get(f"http://127.0.0.1:{port}/health", timeout=5)
+                break
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline, "the bundled server did not start"
+                time.sleep(0.1)
+        assert health.json() == {"status": "ok", "version": __version__}
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            _, errors = server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.communicate(timeout=10)
+            raise
+    # A clean shutdown (uvicorn then dies of the signal it caught, as systemd expects).
+    assert "Finished server process" in errors, errors[-2000:]
+
+
 @pytest.mark.slow
 def test_the_bundle_builds_starts_offscreen_and_carries_its_art(tmp_path: Path) -> None:
     build = subprocess.run(
@@ -62,7 +97,6 @@ def test_the_bundle_builds_starts_offscreen_and_carries_its_art(tmp_path: Path) 
     package = bundle / "_internal" / "somnium_desktop"
     for source, shipped in shipped_files(ROOT):
         assert package.joinpath(*shipped.parts).read_bytes() == source.read_bytes()
-    assert not list(bundle.rglob("somnium_server"))  # the server stays out of the player's app
 
     env = isolated_env(tmp_path)
     elsewhere = tmp_path / "elsewhere"  # not the checkout
@@ -77,6 +111,14 @@ def test_the_bundle_builds_starts_offscreen_and_carries_its_art(tmp_path: Path) 
     smoke = run("--smoke-test", "--no-log-file")
     assert smoke.returncode == 0, smoke.stdout + smoke.stderr
     assert f"card art {package / 'resources' / 'cards' / 'deck.svg'}" in smoke.stdout
+
+    # The app can run the lobby server as a child: `sys.executable -m somnium_server...`.
+    assert run("-m", "somnium_server", "--version").stdout.strip() == (
+        f"somnium-server {__version__}"
+    )
+    refused = run("-m", "os")
+    assert refused.returncode != 0 and "only somnium_server modules" in refused.stderr
+    _serve_from(executable, tmp_path, env)
 
     installed = run("--install-desktop")
     assert installed.returncode == 0, installed.stderr
