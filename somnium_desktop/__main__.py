@@ -80,11 +80,11 @@ def main(argv: list[str] | None = None) -> int:
         from .ui.startup_probe import StartupProbe
 
         StartupProbe(window, _STARTED).install()
-    if args.smoke_test:
+    window.show()
+    if args.smoke_test:  # it watches for the first paint, which comes from the event loop
         from .ui.smoke import SmokeTest
 
         SmokeTest(window, deck, _STARTED).install()
-    window.show()
 
     def once_shown() -> None:
         """What can wait until the window is up: the log file, then parsing the art."""
