@@ -7,6 +7,8 @@ import sys
 import time
 from pathlib import Path
 
+from . import __version__
+
 _STARTED = time.monotonic()
 
 
@@ -18,12 +20,33 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
         help="print start-up figures once the window is first painted, then quit",
     )
     parser.add_argument("--no-log-file", action="store_true", help="do not write a log file")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="show the window, check the card art and icon once it is painted, then quit "
+        "(status 0 when all is well)",
+    )
+    desktop = parser.add_mutually_exclusive_group()
+    desktop.add_argument(
+        "--install-desktop",
+        action="store_true",
+        help="add Somnium to your application menu (desktop entry, icons, metainfo under "
+        "$XDG_DATA_HOME, by default ~/.local/share), then quit",
+    )
+    desktop.add_argument(
+        "--uninstall-desktop", action="store_true", help="take it out of the menu again"
+    )
     return parser.parse_known_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the app until its window closes; returns the exit status."""
     args, qt_args = _parse(sys.argv[1:] if argv is None else argv)
+    if args.install_desktop or args.uninstall_desktop:
+        from .desktop_entry import main as desktop_main
+
+        return desktop_main(remove=args.uninstall_desktop)
     from PySide6.QtWidgets import QApplication
 
     from .ui.settings import APPLICATION, ORGANIZATION
@@ -33,9 +56,14 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName("Somnium")
-    app.setDesktopFileName("somnium-desktop")
 
     from PySide6.QtCore import QStandardPaths, QTimer
+    from PySide6.QtGui import QIcon
+
+    from .assets import APP_ID, icon_svg
+
+    app.setDesktopFileName(APP_ID)  # Wayland's app id: the desktop entry's name
+    app.setWindowIcon(QIcon(str(icon_svg())))
 
     from .ui.cards import CardDeck
     from .ui.errors import ExceptionHandler, log, setup_logging
@@ -53,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
 
         StartupProbe(window, _STARTED).install()
     window.show()
+    if args.smoke_test:  # it watches for the first paint, which comes from the event loop
+        from .ui.smoke import SmokeTest
+
+        SmokeTest(window, deck, _STARTED).install()
 
     def once_shown() -> None:
         """What can wait until the window is up: the log file, then parsing the art."""

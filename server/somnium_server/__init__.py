@@ -1,3 +1,3 @@
 """Somnium's lobby server: games, lobby, observers, live events, persistence, computer players."""
 
-__version__ = "0.1.0"
+from somnium_desktop import __version__ as __version__  # one distribution, one version

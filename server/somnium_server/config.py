@@ -12,6 +12,7 @@ from typing import Any
 
 import platformdirs
 
+from . import __version__
 from .signin.config import SigninConfig, check_local_accounts, load_signin_config
 
 ENV_PREFIX = "SOMNIUM_"
@@ -167,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--config", type=Path, default=None, help=f"TOML settings file (env {ENV_PREFIX}CONFIG)"
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     defaults = Settings()
     for f in fields(Settings):
         if f.metadata.get("table"):
