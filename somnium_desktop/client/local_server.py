@@ -157,6 +157,7 @@ class LocalServer:
                 continue
             if not line:  # its output ended: it exited
                 child.wait()
+                _release(child)
                 if child.returncode == 3:  # another server holds the lock
                     self.child = None
                     return None
@@ -185,8 +186,7 @@ class LocalServer:
             child.wait(timeout)
         except subprocess.TimeoutExpired:
             return False
-        if child.stdout is not None:
-            child.stdout.close()
+        _release(child)
         return True
 
     def stop(self, timeout: float = 10.0) -> None:
@@ -200,6 +200,14 @@ class LocalServer:
         if not self.wait_stopped(timeout):
             child.kill()
             self.wait_stopped(timeout)
+
+
+def _release(child: subprocess.Popen[bytes]) -> None:
+    """Close our ends of an exited child's pipes."""
+    for pipe in (child.stdin, child.stdout):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
 
 
 def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes]) -> None:

@@ -12,6 +12,7 @@ from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.game.events import CardStolen
 from somnium_desktop.ui.lobby_panel import NAME
 from tests.server.helpers import LiveServer
+from tests.ui.driver import activate
 
 from .helpers import cell_text, click_cell, close_windows, lobby_row, open_window, play_online
 
@@ -40,9 +41,18 @@ def test_two_windows_play_to_the_end_while_a_third_watches(
         qtbot.waitUntil(lambda: lobby_row(bea, game.game_id) >= 0, timeout=5000)
         row = lobby_row(bea, game.game_id)
         assert cell_text(bea, row, 2) == "Join"
+        activate(qtbot, bea)  # Ada's window goes to the background
         click_cell(bea, row, 2)
         qtbot.waitUntil(lambda: isinstance(bea.source, OnlineGame), timeout=15000)
         assert bea.lobby_panel.account.text() == "Signed in as Bea"
+        # Ada hears of it: a desktop notification (offscreen, the window asks for attention).
+        qtbot.waitUntil(lambda: len(ada.notifier.sent) == 2, timeout=5000)
+        assert sorted(ada.notifier.sent) == [
+            ("Your opponent is here", "Bea joined your game “Friday night”.", "alert"),
+            ("Your turn", "It is your turn in “Friday night”.", "alert"),
+        ]
+        assert ada.lobby_panel.message.text() == "Bea joined your game “Friday night”."
+        assert bea.notifier.sent == []  # Bea looks at her window: nothing to tell her
         # Cy clicks the game's name: watching needs no sign-in.
         qtbot.waitUntil(lambda: lobby_row(cy, game.game_id) >= 0, timeout=5000)
         click_cell(cy, lobby_row(cy, game.game_id), NAME)
