@@ -1,14 +1,14 @@
 """The app's HTTP client for a lobby server: typed answers, and errors in plain words.
 
 Blocking calls (requests): run them off the UI thread (see tasks.Operations). Every failure is
-one of the LobbyError kinds, whose text can be shown to the player as it is.
+one of the LobbyError kinds (errors.py), whose text can be shown to the player as it is.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 import requests
@@ -16,40 +16,12 @@ import requests
 from ..game.actions import Action, action_to_dict
 from ..game.events import EVENT_TYPES, Event, event_from_dict
 from ..game.view import View, view_from_dict
-from .auth_session import AuthSession, SignInRequired
-from .signin import SigninError, SigninRejected
+from .errors import ActionRefused, ServerFailed, ServerUnreachable, SignedOut
+
+if TYPE_CHECKING:  # (sign-in and its keyring are imported once a signed request is made)
+    from .auth_session import AuthSession
 
 HTTP_TIMEOUT = 10.0
-
-
-# ----- errors -------------------------------------------------------------------------------
-class LobbyError(Exception):
-    """Something the player should hear about; str() is a plain sentence for them."""
-
-
-class ServerUnreachable(LobbyError):
-    """No answer: the server is down, the network is, or it took too long."""
-
-
-class ActionRefused(LobbyError):
-    """The server said no; `message` is its reason, `code` the machine-readable one."""
-
-    def __init__(
-        self, message: str, code: str = "", status: int = 0, version: int | None = None
-    ) -> None:
-        super().__init__(f"Refused: {message.rstrip('.')}.")
-        self.message = message
-        self.code = code
-        self.status = status
-        self.version = version
-
-
-class SignedOut(LobbyError):
-    """The action needs a sign-in, and there is none (or it expired): sign in again."""
-
-
-class ServerFailed(LobbyError):
-    """The server broke while answering (a 5xx, or an answer that makes no sense)."""
 
 
 # ----- answers --------------------------------------------------------------------------------
@@ -290,21 +262,25 @@ class LobbyClient:
 
     # ----- plumbing -----
     def _call(self, method: str, path: str, body: Any = None, *, signed: bool = False) -> Any:
-        try:
-            if signed:
-                if self.auth is None:
-                    raise SignedOut("Sign in first.")
-                response = self.auth.request(method, path, json=body, timeout=self.timeout)
-            else:
+        if not signed:
+            try:
                 response = self.http.request(method, f"{self.base_url}{path}", json=body,
                                              timeout=self.timeout)
+            except requests.RequestException:
+                raise self._unreachable() from None
+            return _answer(response)
+        if self.auth is None:
+            raise SignedOut("Sign in first.")
+        from .auth_session import SignInRequired
+        from .signin import SigninError, SigninRejected
+
+        try:
+            response = self.auth.request(method, path, json=body, timeout=self.timeout)
         except SignInRequired:
             raise SignedOut("You are signed out: sign in again to play.") from None
         except SigninRejected as rejected:
             raise SignedOut(f"The sign-in was refused ({rejected}): sign in again.") from None
-        except SigninError:
-            raise self._unreachable() from None
-        except requests.RequestException:
+        except (SigninError, requests.RequestException):
             raise self._unreachable() from None
         return _answer(response)
 

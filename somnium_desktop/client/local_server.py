@@ -14,6 +14,7 @@ instance that finds it gone starts a new one (`ensure` again).
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import queue
 import subprocess
@@ -24,9 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-import requests
-
-from .lobby_client import LobbyError
+from .errors import LobbyError
 
 STATE_FILE = "server.json"
 LOG_FILE = "server.log"
@@ -50,12 +49,20 @@ def server_command() -> list[str]:
 
 
 def is_alive(base_url: str, timeout: float = 1.0) -> bool:
-    """True when a Somnium lobby server answers at `base_url`."""
+    """True when a Somnium lobby server answers at `base_url` (http://127.0.0.1:port).
+
+    (http.client, not requests: this runs first thing after start-up, before requests is
+    imported.)"""
+    host, _, port = base_url.removeprefix("http://").partition(":")
+    connection = http.client.HTTPConnection(host, int(port or 80), timeout=timeout)
     try:
-        answer = requests.get(f"{base_url}/health", timeout=timeout)
-        return answer.status_code == 200 and answer.json().get("status") == "ok"
-    except (requests.RequestException, ValueError, AttributeError):
+        connection.request("GET", "/health")
+        answer = connection.getresponse()
+        return answer.status == 200 and json.loads(answer.read()).get("status") == "ok"
+    except (OSError, ValueError, AttributeError, http.client.HTTPException):
         return False
+    finally:
+        connection.close()
 
 
 class LocalServer:
@@ -100,6 +107,16 @@ class LocalServer:
         except (OSError, ValueError, KeyError, TypeError):
             return None
         return base if is_alive(base) else None
+
+    def warm_up(self) -> None:
+        """Find or start the server on a thread of its own, so that it boots while the app
+        does other things; a later ensure() waits for it (and says what went wrong, if so)."""
+
+        def find_or_start() -> None:
+            with contextlib.suppress(LobbyError):
+                self.ensure()
+
+        threading.Thread(target=find_or_start, name="local-server-start", daemon=True).start()
 
     def ensure(self) -> str:
         """The address of a running built-in server, starting one if there is none."""

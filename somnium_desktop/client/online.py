@@ -11,17 +11,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ..game.actions import Action
 from ..game.events import Event
 from ..game.view import View
-from .lobby_client import (
-    ActionRefused,
-    GameDetail,
-    GameEvent,
-    GameSummary,
-    LobbyClient,
-    LobbyError,
-    Seat,
-    ServerUnreachable,
-    SignedOut,
-)
+from .errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
+from .lobby_client import GameDetail, GameEvent, GameSummary, LobbyClient, Seat
 from .source import TableSource
 from .sse import READ_TIMEOUT, EventStream, ServerEvent
 from .tasks import Operations, emit_from_thread

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
 
-from .lobby_client import LobbyError
+from .errors import LobbyError
 
 T = TypeVar("T")
 

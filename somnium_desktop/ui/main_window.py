@@ -21,7 +21,8 @@ from .table import TableWidget
 
 if TYPE_CHECKING:  # (online play is imported once the window is up: see start_online)
     from ..client.online import OnlineGame
-    from .online_play import OnlineOptions, OnlinePlay
+    from .online_options import OnlineOptions
+    from .online_play import OnlinePlay
 
 SHORTCUTS_HELP = """<b>Keyboard</b><br>
 D — draw a card<br>
@@ -141,9 +142,14 @@ class MainWindow(QMainWindow):
     def start_online(self) -> OnlinePlay:
         """Connect the lobby to its server (called once the window is up)."""
         if self.online is None:
+            from .online_options import OnlineOptions, begin_built_in
+
+            options = self.online_options or OnlineOptions()
+            if not self.settings.server_url:
+                begin_built_in(options)  # it boots while online play is being imported
             from .online_play import OnlinePlay
 
-            self.online = OnlinePlay(self.settings, self.lobby_panel, self, self.online_options)
+            self.online = OnlinePlay(self.settings, self.lobby_panel, self, options)
             self.online.game_opened.connect(self._open_online)
             self.online.attention.connect(self.notifier.notify)
             self.online.start()

@@ -7,47 +7,30 @@ first paint). Network work runs through an Operations runner; nothing here block
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import requests
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
-from ..client.auth_session import AuthSession
-from ..client.credentials import TokenStore
-from ..client.lobby_client import (
-    Account,
-    ActionRefused,
-    GameDetail,
-    GameSummary,
-    LobbyClient,
-    LobbyError,
-    SignedOut,
-)
+from ..client.errors import ActionRefused, LobbyError, SignedOut
+from ..client.lobby_client import Account, GameDetail, GameSummary, LobbyClient
 from ..client.lobby_list import LobbyChange, LobbyList
-from ..client.local_server import LocalServer, data_dir_for
+from ..client.local_server import LocalServer
 from ..client.online import OnlineGame
 from ..client.sse import READ_TIMEOUT, EventStream, ServerEvent
 from ..client.tasks import Operations, emit_from_thread
 from .lobby_panel import LobbyPanel
-from .settings import APPLICATION, ORGANIZATION, Settings
+from .online_options import OnlineOptions, TokenStores, begin_built_in
+from .settings import Settings
 
 if TYPE_CHECKING:
+    from ..client.auth_session import AuthSession
+    from ..client.credentials import TokenStore
     from ..client.signin import TokenSet
     from .signin_dialog import SigninDialog
 
 BUILT_IN = "built-in, on this computer"
-
-
-class TokenStores(Protocol):
-    """Where each server's sign-in is kept (`key` names the server)."""
-
-    def existing(self, key: str) -> TokenStore | None:
-        """The store to look in without asking anything (None: there is none yet)."""
-
-    def ask(self, key: str, parent: QWidget) -> TokenStore | None:
-        """The store for a new sign-in; may ask the player (None: they cancelled)."""
 
 
 class SystemTokenStores:
@@ -79,21 +62,12 @@ class SystemTokenStores:
         return store
 
 
-@dataclass
-class OnlineOptions:
-    """The parts of online play a test (or a packager) may choose; None takes the default."""
-
-    token_stores: TokenStores | None = None
-    open_browser: Callable[[str], object] | None = None  # the system browser by default
-    local_server: LocalServer | None = None  # in the user's data directory by default
-    read_timeout: float = READ_TIMEOUT
-
-
 class OnlinePlay(QObject):
     """Connects the lobby panel to a lobby server and opens its games as table sources."""
 
     game_opened = Signal(object)  # an OnlineGame, not started yet
     attention = Signal(str, str)  # title, text: worth a desktop notification in the background
+    lobby_loaded = Signal()  # the lobby has listed the server's games (a snapshot came)
     _lobby_event = Signal(object, object)  # stream token, ServerEvent
     _lobby_status = Signal(object, str, str)  # stream token, status, detail
 
@@ -112,7 +86,7 @@ class OnlinePlay(QObject):
         self.stores: TokenStores = options.token_stores or SystemTokenStores(settings)
         self.open_browser = options.open_browser
         self.local = options.local_server
-        self.read_timeout = options.read_timeout
+        self.read_timeout = options.read_timeout or READ_TIMEOUT
         self.ops = Operations(self)
         self.lobby = LobbyList()
         self.client: LobbyClient | None = None
@@ -163,7 +137,7 @@ class OnlinePlay(QObject):
 
     def local_server(self) -> LocalServer:
         if self.local is None:
-            self.local = LocalServer(data_dir_for(APPLICATION, ORGANIZATION))
+            self.local = begin_built_in(OnlineOptions())
         return self.local
 
     @property
@@ -184,6 +158,8 @@ class OnlinePlay(QObject):
 
         def restore() -> tuple[AuthSession | None, Account | None]:
             """On a worker: a sign-in kept from before, and who it is."""
+            from ..client.auth_session import AuthSession
+
             store = stores.existing(key)
             if store is None or store.load() is None:
                 return None, None
@@ -259,6 +235,8 @@ class OnlinePlay(QObject):
         if change is None:
             return
         self._show_games()
+        if change.kind == "snapshot":
+            self.lobby_loaded.emit()
         self._tell(change, before)
 
     def _known(self, event: ServerEvent) -> GameSummary | None:
@@ -353,6 +331,8 @@ class OnlinePlay(QObject):
     ) -> None:
         if client is not self.client:
             return
+        from ..client.auth_session import AuthSession
+
         auth = client.auth if client.auth is not None else AuthSession(
             client.base_url, store, client.http
         )

@@ -13,7 +13,7 @@ from somnium_desktop.client.credentials import MemoryStore, TokenStore
 from somnium_desktop.game import FOOL, GameState, Suit
 from somnium_desktop.game.bots import Level
 from somnium_desktop.ui.main_window import MainWindow
-from somnium_desktop.ui.online_play import OnlineOptions
+from somnium_desktop.ui.online_options import OnlineOptions
 from somnium_desktop.ui.settings import Settings
 from tests.client.helpers import PlainBot
 from tests.game_helpers import c, position

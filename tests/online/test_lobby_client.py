@@ -7,12 +7,8 @@ import requests
 
 from somnium_desktop.client.auth_session import AuthSession
 from somnium_desktop.client.credentials import MemoryStore
-from somnium_desktop.client.lobby_client import (
-    ActionRefused,
-    LobbyClient,
-    ServerUnreachable,
-    SignedOut,
-)
+from somnium_desktop.client.errors import ActionRefused, ServerUnreachable, SignedOut
+from somnium_desktop.client.lobby_client import LobbyClient
 from somnium_desktop.client.signin import SigninFlow
 from somnium_desktop.game import Draw, EndTurn
 from tests.server.helpers import LiveServer, free_port
