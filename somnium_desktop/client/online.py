@@ -14,7 +14,7 @@ from ..game.view import View
 from .errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
 from .lobby_client import GameDetail, GameEvent, GameSummary, LobbyClient, Seat
 from .source import TableSource
-from .sse import READ_TIMEOUT, EventStream, ServerEvent
+from .sse import BACKOFF, READ_TIMEOUT, EventStream, ServerEvent
 from .tasks import Operations, emit_from_thread
 
 RETRY_DELAYS_MS = (300, 1000, 2000, 4000, 8000)  # resending an action after a dropped connection
@@ -56,6 +56,7 @@ class OnlineGame(TableSource):
         user_id: str | None = None,
         first: GameSummary | None = None,
         read_timeout: float = READ_TIMEOUT,
+        backoff: Sequence[float] = BACKOFF,
         retry_delays_ms: Sequence[int] = RETRY_DELAYS_MS,
         parent: QObject | None = None,
     ) -> None:
@@ -66,6 +67,7 @@ class OnlineGame(TableSource):
         self._user_id = user_id
         self._game_id = game_id.strip().upper()
         self._read_timeout = read_timeout
+        self._backoff = tuple(backoff)
         self._retry_ms = tuple(retry_delays_ms)
         self._summary: GameSummary | None = first
         self._view: View | None = None
@@ -151,6 +153,7 @@ class OnlineGame(TableSource):
             headers=client.stream_headers,
             last_event_id=last_event_id,
             read_timeout=self._read_timeout,
+            backoff=self._backoff,
             name=f"game-{game_id}",
         )
         self._stream.start()

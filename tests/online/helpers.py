@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -17,6 +18,7 @@ from somnium_desktop.ui.online_options import OnlineOptions
 from somnium_desktop.ui.settings import Settings
 from tests.client.helpers import PlainBot
 from tests.game_helpers import c, position
+from tests.server.helpers import LiveServer, Player
 from tests.signin.helpers import Person
 from tests.ui.driver import activate, close, play_one
 
@@ -127,3 +129,23 @@ def play_online(qtbot: QtBot, players: list[MainWindow], limit: int = 60) -> int
         play_one(qtbot, table, actions)
         actions += 1
         qtbot.waitUntil(lambda t=table, b=before: t.shown is not b, timeout=10000)  # type: ignore[misc]
+
+
+def seated_game(server: LiveServer) -> tuple[str, dict[int, Player]]:
+    ada, bea = server.player("Ada"), server.player("Bea")
+    game = ada.create()
+    assert bea.post(f"/games/{game['id']}/join").status_code == 200
+    return game["id"], {0: ada, 1: bea}
+
+
+def play(players: dict[int, Player], game_id: str, moves: int, rng: random.Random) -> int:
+    """Random legal actions by whoever is to move; returns the game's last sequence number."""
+    detail = players[0].get(f"/games/{game_id}").json()
+    for _ in range(moves):
+        view = detail["view"]
+        if view["over"]:
+            break
+        answer = players[view["turn"]].act(game_id, detail["version"], rng.choice(view["legal"]))
+        assert answer.status_code == 200, answer.text
+        detail = players[0].get(f"/games/{game_id}").json()
+    return int(detail["seq"])

@@ -8,7 +8,9 @@ import time
 from pathlib import Path
 
 from somnium_desktop.client.sse import EventStream, ServerEvent, SSEParser
-from tests.server.helpers import LiveServer, Player, server_settings
+from tests.server.helpers import LiveServer, server_settings
+
+from .helpers import play, seated_game
 
 WIRE = (
     b": keep-alive\n\n"
@@ -31,26 +33,6 @@ def test_the_parser_reads_events_however_the_bytes_are_cut() -> None:
             ServerEvent("banked", "line one\nline two", "8"),
         ], cut
         assert parser.last_id == "8"  # an event without an id keeps the last one
-
-
-def seated_game(server: LiveServer) -> tuple[str, dict[int, Player]]:
-    ada, bea = server.player("Ada"), server.player("Bea")
-    game = ada.create()
-    assert bea.post(f"/games/{game['id']}/join").status_code == 200
-    return game["id"], {0: ada, 1: bea}
-
-
-def play(players: dict[int, Player], game_id: str, moves: int, rng: random.Random) -> int:
-    """Random legal actions by whoever is to move; returns the game's last sequence number."""
-    detail = players[0].get(f"/games/{game_id}").json()
-    for _ in range(moves):
-        view = detail["view"]
-        if view["over"]:
-            break
-        answer = players[view["turn"]].act(game_id, detail["version"], rng.choice(view["legal"]))
-        assert answer.status_code == 200, answer.text
-        detail = players[0].get(f"/games/{game_id}").json()
-    return int(detail["seq"])
 
 
 def numbers(got: queue.Queue[ServerEvent], until: int, timeout: float = 10.0) -> list[int]:

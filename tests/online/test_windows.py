@@ -84,5 +84,25 @@ def test_two_windows_play_to_the_end_while_a_third_watches(
         assert "Bea stole Angels 5 from Ada." in cy.table.log.lines()
         assert len(cy.table.log.lines()) == len(ada.table.log.lines())
         assert not ada.source.pending and not bea.source.pending  # type: ignore[union-attr]
+        # Rematch: Ada asks (R), Bea agrees (R); both tables, and Cy's, go on to the new game.
+        notices: list[str] = []
+        bea.source.notice.connect(notices.append)  # type: ignore[union-attr]
+        old_id = game.game_id
+        activate(qtbot, ada)
+        QTest.keyClick(ada.table, Qt.Key.Key_R)
+        qtbot.waitUntil(lambda: bool(notices), timeout=5000)
+        assert notices == ["Ada asks for a rematch: press R to play again."]
+        assert ada.table.status.text() == "Rematch asked for: waiting for Bea to agree."
+        activate(qtbot, bea)
+        QTest.keyClick(bea.table, Qt.Key.Key_R)
+        for window in (ada, bea, cy):
+            qtbot.waitUntil(lambda w=window: w.source.game_id != old_id  # type: ignore[misc]
+                            and w.table.shown is not None and not w.table.shown.over,
+                            timeout=5000)
+        new_id = game.game_id
+        assert {w.source.game_id for w in (ada, bea, cy)} == {new_id}  # type: ignore[union-attr]
+        assert new_id in ada.table.game_id.text() and not ada.table.game_over.isVisible()
+        qtbot.waitUntil(ada.table.my_turn, timeout=5000)
+        assert cy.table.watching.isVisible() and not cy.table.my_turn()
     finally:
         close_windows(qtbot, ada, bea, cy)
