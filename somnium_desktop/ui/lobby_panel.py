@@ -194,7 +194,7 @@ class LobbyPanel(QFrame):
         self.opponent = QComboBox()
         self.opponent.setAccessibleName("Opponent")
         self.set_levels([])
-        self.create_button = QPushButton("&Create game")
+        self.create_button = QPushButton("Crea&te game")
         self.create_button.setObjectName("primaryButton")
         self.create_button.setAccessibleName("Create game")
         self.create_button.clicked.connect(self._create)
@@ -205,7 +205,7 @@ class LobbyPanel(QFrame):
 
         self.games = GameList()
         self.games.chosen.connect(self._chosen)
-        games_label = QLabel("&Lobby")
+        games_label = QLabel("Games (Ctrl+L)")  # (Alt+L is the offline level picker's)
         games_label.setObjectName("panelHint")
         games_label.setBuddy(self.games)
 
