@@ -19,6 +19,11 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
         action="store_true",
         help="print start-up figures once the window is first painted, then quit",
     )
+    parser.add_argument(
+        "--benchmark-lobby",
+        action="store_true",
+        help="print start-up figures once the lobby lists its server's games, then quit",
+    )
     parser.add_argument("--no-log-file", action="store_true", help="do not write a log file")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
@@ -67,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .ui.cards import CardDeck
     from .ui.errors import ExceptionHandler, log, setup_logging
+    from .ui.first_paint import after_first_paint
     from .ui.main_window import MainWindow
     from .ui.style import apply_style
 
@@ -76,10 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
     deck = CardDeck(disk_cache=Path(cache) / "cards")  # the first paint parses no art
     window = MainWindow(deck=deck)
-    if args.benchmark_startup:
+    if args.benchmark_startup or args.benchmark_lobby:
         from .ui.startup_probe import StartupProbe
 
-        StartupProbe(window, _STARTED).install()
+        StartupProbe(window, _STARTED, lobby=args.benchmark_lobby).install()
+    else:  # online play (the lobby, the built-in server) starts once the table is on screen
+        after_first_paint(window.table.view.viewport(), window.start_online)
     window.show()
     if args.smoke_test:  # it watches for the first paint, which comes from the event loop
         from .ui.smoke import SmokeTest

@@ -34,6 +34,11 @@ class AuthSession:
         self._lock = threading.Lock()
 
     @property
+    def access_token(self) -> str | None:
+        """The current access token, if one was had (it may have expired meanwhile)."""
+        return self._access_token
+
+    @property
     def signed_in(self) -> bool:
         return self._access_token is not None or self.store.load() is not None
 

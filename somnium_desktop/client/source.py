@@ -17,8 +17,9 @@ class TableSource(QObject):
     first snapshot), then ``view_changed(View)`` with the view after those events. A table plays
     the events (animations, log) and then settles on the view. ``started()`` says a new game
     begins (a rematch, say): the next view is its first. ``error(str)`` carries a refusal or a
-    failure in plain words; nothing is lost by it. ``pending_changed(bool)`` is true while one
-    of our actions is on its way (input must wait).
+    failure in plain words; nothing is lost by it. ``notice(str)`` is news that is no error
+    (waiting for a second player, a rematch offered, reconnecting), for the status line.
+    ``pending_changed(bool)`` is true while one of our actions is on its way (input must wait).
 
     Sources act asynchronously: an action's results arrive through the signals, never as a
     return value, so a network source and the in-process one look the same to the table. A
@@ -30,6 +31,7 @@ class TableSource(QObject):
     view_changed = Signal(object)
     events = Signal(object)
     error = Signal(str)
+    notice = Signal(str)
     pending_changed = Signal(bool)
     started = Signal()
 

@@ -1,8 +1,9 @@
-"""The main window: the card table in the middle, the side panel on the right, the menus."""
+"""The main window: the card table in the middle, the lobby and side panel on the right, menus."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -12,9 +13,16 @@ from ..client.offline import BOT_PACE_MS, OfflineGame
 from ..client.source import TableSource
 from ..game.bots import Level, levels
 from .cards import CardDeck
+from .lobby_panel import LobbyPanel
+from .notify import Notifier
 from .panel import SidePanel
 from .settings import Settings
 from .table import TableWidget
+
+if TYPE_CHECKING:  # (online play is imported once the window is up: see start_online)
+    from ..client.online import OnlineGame
+    from .online_options import OnlineOptions
+    from .online_play import OnlinePlay
 
 SHORTCUTS_HELP = """<b>Keyboard</b><br>
 D — draw a card<br>
@@ -24,11 +32,14 @@ E — end your turn and bank the table<br>
 R — rematch, once the game is over<br>
 Alt+C — concede (asks first)<br>
 Ctrl+N — new offline game at the level picked on the right<br>
-Tab — move between the buttons, the level picker and the log"""
+Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
+Enter on an open seat joins<br>
+Ctrl+J — join a game by its id<br>
+Tab — move between the buttons, the lobby, the level picker and the log"""
 
 
 class MainWindow(QMainWindow):
-    """The app's one window. The side panel will hold the lobby; today it starts offline games."""
+    """The app's one window: the table, the lobby for online play, and offline games."""
 
     def __init__(
         self,
@@ -36,6 +47,8 @@ class MainWindow(QMainWindow):
         bot_levels: Sequence[Level] | None = None,
         deck: CardDeck | None = None,
         parent: QWidget | None = None,
+        *,
+        online: OnlineOptions | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Somnium")
@@ -44,13 +57,22 @@ class MainWindow(QMainWindow):
         self.panel = SidePanel(levels() if bot_levels is None else bot_levels, self.settings.level)
         self.panel.add_log(self.table.log)
         self.panel.play_requested.connect(self.start_offline)
+        self.lobby_panel = LobbyPanel()
+        self.online_options = online
+        self.online: OnlinePlay | None = None
+        self.notifier = Notifier(self)
+        column = QSplitter(Qt.Orientation.Vertical)
+        column.addWidget(self.lobby_panel)
+        column.addWidget(self.panel)
+        column.setChildrenCollapsible(False)
+        column.setSizes([460, 340])
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
-        splitter.addWidget(self.panel)
+        splitter.addWidget(column)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
         splitter.setCollapsible(0, False)
-        splitter.setSizes([980, 300])
+        splitter.setSizes([900, 380])
         self.splitter = splitter
         self.setCentralWidget(splitter)
         self.source: TableSource | None = None
@@ -73,6 +95,15 @@ class MainWindow(QMainWindow):
         for action in (self.table.draw_action, self.table.end_turn_action,
                        self.table.rematch_action, self.table.concede_action):
             game.addAction(action)
+        game.addSeparator()
+        self.lobby_action = QAction("Go to the &lobby", self)
+        self.lobby_action.setShortcut(QKeySequence("Ctrl+L"))
+        self.lobby_action.triggered.connect(self.lobby_panel.focus_games)
+        self.join_action = QAction("&Join a game by id", self)
+        self.join_action.setShortcut(QKeySequence("Ctrl+J"))
+        self.join_action.triggered.connect(self.lobby_panel.focus_join)
+        game.addAction(self.lobby_action)
+        game.addAction(self.join_action)
         game.addSeparator()
         self.settings_action = QAction("&Settings…", self)
         self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
@@ -107,6 +138,31 @@ class MainWindow(QMainWindow):
         self.table.view.setFocus()
         return game
 
+    # ----- online play -----
+    def start_online(self) -> OnlinePlay:
+        """Connect the lobby to its server (called once the window is up)."""
+        if self.online is None:
+            from .online_options import OnlineOptions, begin_built_in
+
+            options = self.online_options or OnlineOptions()
+            if not self.settings.server_url:
+                begin_built_in(options)  # it boots while online play is being imported
+            from .online_play import OnlinePlay
+
+            self.online = OnlinePlay(self.settings, self.lobby_panel, self, options)
+            self.online.game_opened.connect(self._open_online)
+            self.online.attention.connect(self.notifier.notify)
+            self.online.start()
+        return self.online
+
+    def _open_online(self, game: OnlineGame) -> None:
+        self._replace_source(game)
+        game.your_turn.connect(
+            lambda: self.notifier.notify("Your turn", f"It is your turn in “{game.game_name}”.")
+        )
+        game.start()
+        self.table.view.setFocus()
+
     def _replace_source(self, source: TableSource | None) -> None:
         old, self.source = self.source, source
         self.table.set_source(source)
@@ -122,6 +178,8 @@ class MainWindow(QMainWindow):
         self.table.scene.set_motion(self.settings.reduced_motion, self.settings.animation_speed)
         if isinstance(self.source, OfflineGame):
             self.source.set_pace(self._pace())
+        if self.online is not None:
+            self.online.set_server(self.settings.server_url)
 
     def open_settings(self) -> None:
         from .settings_dialog import SettingsDialog  # (lazy: not needed at start-up)
@@ -145,4 +203,6 @@ class MainWindow(QMainWindow):
         self.settings.sync()
         self.table.deck.save_start_up_pixmaps()
         self._replace_source(None)
+        if self.online is not None:
+            self.online.close()
         super().closeEvent(event)

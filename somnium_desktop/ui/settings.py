@@ -1,4 +1,4 @@
-"""The user's settings (QSettings): motion, animation speed, the last computer level."""
+"""The user's settings (QSettings): motion, animation speed, the last computer level, the server."""
 
 from __future__ import annotations
 
@@ -52,6 +52,24 @@ class Settings:
     @level.setter
     def level(self, value: str) -> None:
         self.store.setValue("offline/level", value)
+
+    @property
+    def server_url(self) -> str:
+        """The lobby server to play online on; empty for the built-in one on this computer."""
+        return str(self.store.value("online/server", "") or "").strip().rstrip("/")
+
+    @server_url.setter
+    def server_url(self, value: str) -> None:
+        self.store.setValue("online/server", value.strip().rstrip("/"))
+
+    @property
+    def plaintext_tokens(self) -> bool:
+        """The player chose to keep sign-ins in a plain file (there is no secure keyring)."""
+        return _bool(self.store.value("online/plaintext_tokens", False))
+
+    @plaintext_tokens.setter
+    def plaintext_tokens(self, value: bool) -> None:
+        self.store.setValue("online/plaintext_tokens", bool(value))
 
     def sync(self) -> None:
         self.store.sync()

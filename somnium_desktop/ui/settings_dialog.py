@@ -1,4 +1,4 @@
-"""The Settings dialog: reduced motion and animation speed."""
+"""The Settings dialog: reduced motion, animation speed and the lobby server."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QLineEdit,
     QWidget,
 )
 
@@ -32,8 +33,14 @@ class SettingsDialog(QDialog):
         speed = settings.animation_speed
         current = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i][1] - speed))
         self.speed.setCurrentIndex(current)
+        self.server = QLineEdit(settings.server_url)
+        self.server.setPlaceholderText("Built-in server on this computer")
+        self.server.setAccessibleName("Lobby server address")
+        self.server.setToolTip("Leave empty to play on this computer's built-in server, or give "
+                               "a lobby server's address, e.g. https://somnium.example.org")
         form.addRow(self.reduced_motion)
         form.addRow("Animation &speed", self.speed)
+        form.addRow("Lobby se&rver", self.server)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -45,5 +52,6 @@ class SettingsDialog(QDialog):
     def accept(self) -> None:
         self.settings.reduced_motion = self.reduced_motion.isChecked()
         self.settings.animation_speed = float(self.speed.currentData())
+        self.settings.server_url = self.server.text()
         self.settings.sync()
         super().accept()

@@ -1,4 +1,5 @@
-"""For benchmarks: reports when the main window first painted the table, then quits."""
+"""For benchmarks: reports when the main window first painted the table (or when its lobby
+first listed the games of its server), then quits."""
 
 from __future__ import annotations
 
@@ -23,13 +24,19 @@ def rss_kb() -> int:
 
 
 class StartupProbe(QObject):
-    """Watches the table's first paint; prints one JSON line of figures and quits the app."""
+    """Watches the table's first paint; prints one JSON line of figures and quits the app.
 
-    def __init__(self, window: MainWindow, started: float) -> None:
+    With `lobby`, it waits on after the paint until the lobby has listed its server's games
+    (online play starting after the first paint, as in the app) and reports that moment too.
+    """
+
+    def __init__(self, window: MainWindow, started: float, lobby: bool = False) -> None:
         super().__init__(window)
         self.window = window
         self.started = started
+        self.lobby = lobby
         self.done = False
+        self.painted_at = 0.0
 
     def install(self) -> None:
         self.window.table.view.viewport().installEventFilter(self)
@@ -37,16 +44,29 @@ class StartupProbe(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if not self.done and event.type() == QEvent.Type.Paint:
             self.done = True
-            QTimer.singleShot(0, self.report)  # once this paint has been done and flushed
+            QTimer.singleShot(0, self.painted)  # once this paint has been done and flushed
         return False
 
-    def report(self) -> None:
-        now = time.monotonic()
+    def painted(self) -> None:
+        self.painted_at = time.monotonic()
+        if not self.lobby:
+            self.report("")
+            return
+        online = self.window.start_online()
+        online.lobby_loaded.connect(self.lobby_listed)
+
+    def lobby_listed(self) -> None:
+        if self.lobby:
+            self.lobby = False  # once
+            self.report(f'"lobby_at": {time.monotonic()!r}, ')
+
+    def report(self, extra: str) -> None:
+        now = self.painted_at
         cpu = time.process_time()  # this process's CPU time so far
         # One JSON line, written by hand: importing json would be timed too.
         print(
             f'{{"painted_at": {now!r}, "since_module_start_ms": {(now - self.started) * 1000:.1f}, '
-            f'"cpu_ms": {cpu * 1000:.1f}, "rss_kb": {rss_kb()}, '
+            f'{extra}"cpu_ms": {cpu * 1000:.1f}, "rss_kb": {rss_kb()}, '
             f'"platform": "{QApplication.platformName()}"}}',
             flush=True,
         )

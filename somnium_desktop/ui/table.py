@@ -349,6 +349,7 @@ class TableWidget(QWidget):
             (source.events, self._events),
             (source.view_changed, self._view_changed),
             (source.error, self._error),
+            (source.notice, self._notice),
             (source.pending_changed, self._pending_changed),
             (source.started, self._started),
         ]
@@ -383,8 +384,15 @@ class TableWidget(QWidget):
         self._update_controls()
 
     def _error(self, message: str) -> None:
+        self._say(message, error=True)
+
+    def _notice(self, message: str) -> None:
+        self._say(message, error=False)
+
+    def _say(self, message: str, error: bool) -> None:
+        """A message in the status line (red for an error), read out too."""
         self.status.setText(message)
-        self.status.setProperty("error", True)
+        self.status.setProperty("error", error)
         self.status.style().unpolish(self.status)
         self.status.style().polish(self.status)
         self.announce(message)

@@ -9,7 +9,7 @@ import secrets
 import time
 import unicodedata
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import parse_qs, urlencode
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
@@ -25,7 +25,6 @@ from ..storage import Identity, Storage, User
 from . import pages
 from .config import LOCAL_PROVIDER, SigninConfig, check_local_accounts, is_loopback_host
 from .native_client import CLIENT_ID, pkce_matches, redirect_uri_problem, valid_challenge
-from .relying_party import ProviderError, ProviderLogin, RelyingParty
 from .store import (
     AuthRequest,
     CodeGrant,
@@ -35,6 +34,11 @@ from .store import (
     digest,
     new_secret,
 )
+
+if TYPE_CHECKING:
+    # Imported when a provider is configured (Authlib and joserfc cost a quarter of the
+    # server's start-up, which the app's built-in server, local accounts only, waits for).
+    from .relying_party import RelyingParty
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +86,15 @@ def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
     The caller closes the returned Signin's store when the app stops.
     """
     check_local_accounts(settings.local_accounts, settings.host)
+    parties: dict[str, RelyingParty] = {}
+    if settings.signin.providers:
+        from .relying_party import RelyingParty
+
+        parties = {p.key: RelyingParty(p) for p in settings.signin.providers}
     signin = Signin(
         config=settings.signin, local_accounts=settings.local_accounts, storage=storage,
         store=SigninStore(settings.database),
-        parties={p.key: RelyingParty(p) for p in settings.signin.providers},
+        parties=parties,
         public_url=settings.public_url.rstrip("/"), listen_host=settings.host,
     )
     app.state.signin = signin
@@ -199,6 +208,8 @@ async def _start_login(
 ) -> Response:
     if provider == LOCAL_PROVIDER:
         return pages.local_name_page(req.id)
+    from .relying_party import ProviderError
+
     party = signin.parties[provider]
     try:
         login = await asyncio.to_thread(party.begin, signin.callback_uri(request, provider))
@@ -259,6 +270,8 @@ async def provider_callback(
         return _to_app(req, error="access_denied",
                        error_description=f"the provider said: {error_description or error}"
                        if error else "the provider sent no code")
+    from .relying_party import ProviderError, ProviderLogin
+
     party = signin.parties[provider]
     login = ProviderLogin(url="", state=state, nonce=pending.nonce,
                           code_verifier=pending.code_verifier)

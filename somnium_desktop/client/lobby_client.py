@@ -1,0 +1,315 @@
+"""The app's HTTP client for a lobby server: typed answers, and errors in plain words.
+
+Blocking calls (requests): run them off the UI thread (see tasks.Operations). Every failure is
+one of the LobbyError kinds (errors.py), whose text can be shown to the player as it is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlsplit
+
+import requests
+
+from ..game.actions import Action, action_to_dict
+from ..game.events import EVENT_TYPES, Event, event_from_dict
+from ..game.view import View, view_from_dict
+from .errors import ActionRefused, ServerFailed, ServerUnreachable, SignedOut
+
+if TYPE_CHECKING:  # (sign-in and its keyring are imported once a signed request is made)
+    from .auth_session import AuthSession
+
+HTTP_TIMEOUT = 10.0
+
+
+# ----- answers --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in a seat: a person, a computer, or no one yet ("open")."""
+
+    seat: int
+    kind: str
+    user_id: str | None = None
+    name: str | None = None
+    level: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.kind == "open"
+
+    @property
+    def label(self) -> str:
+        if self.open:
+            return "Open seat"
+        return self.name or ("Computer" if self.kind == "computer" else "Player")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(int(data["seat"]), str(data["kind"]), data.get("user_id"), data.get("name"),
+                   data.get("level"))
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A lobby line: a table, who sits at it, how it stands."""
+
+    id: str
+    name: str
+    status: str  # "waiting", "playing" or "finished"
+    players: tuple[Seat, ...]
+    turn: int | None = None
+    observers: int = 0
+    winner: int | None = None
+    created_at: float = 0.0
+
+    @property
+    def names(self) -> tuple[str, str]:
+        labels = [seat.label for seat in self.players] + ["Open seat", "Open seat"]
+        return (labels[0], labels[1])
+
+    def seat_of(self, user_id: str | None) -> int | None:
+        """The seat a user sits in, if any."""
+        if user_id is None:
+            return None
+        return next((p.seat for p in self.players if p.kind == "person" and p.user_id == user_id),
+                    None)
+
+    def open_seat(self) -> int | None:
+        if self.status != "waiting":
+            return None
+        return next((p.seat for p in self.players if p.open), None)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameSummary:
+        return cls(**_summary_fields(data))
+
+
+def _summary_fields(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": str(data["id"]),
+        "name": str(data["name"]),
+        "status": str(data["status"]),
+        "players": tuple(Seat.from_dict(p) for p in data["players"]),
+        "turn": data.get("turn"),
+        "observers": int(data.get("observers", 0)),
+        "winner": data.get("winner"),
+        "created_at": float(data.get("created_at", 0.0)),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class GameDetail(GameSummary):
+    """A game's whole public state, as a snapshot or an answer to create, join or rematch."""
+
+    version: int = 0
+    seq: int = 0
+    view: View | None = None
+    rematch_agreed: tuple[int, ...] = ()
+    rematch_game_id: str | None = None
+    closed: bool = False
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameDetail:
+        rematch = data.get("rematch") or {}
+        return cls(
+            **_summary_fields(data),
+            version=int(data["version"]),
+            seq=int(data["seq"]),
+            view=view_from_dict(data["view"]),
+            rematch_agreed=tuple(rematch.get("agreed") or ()),
+            rematch_game_id=rematch.get("game_id"),
+            closed=bool(data.get("closed", False)),
+        )
+
+    def with_changes(self, **changes: Any) -> GameDetail:
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent:
+    """One numbered event of a game: an engine event or a table event (seat taken, ...).
+
+    `view` is set on the last event of each change: the view after it.
+    """
+
+    seq: int
+    version: int
+    data: dict[str, Any]
+    view: View | None = None
+
+    @property
+    def kind(self) -> str:
+        return str(self.data.get("type", ""))
+
+    def engine_event(self) -> Event | None:
+        """The engine's event, or None for a table event."""
+        return event_from_dict(self.data) if self.kind in EVENT_TYPES else None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameEvent:
+        view = data.get("view")
+        return cls(int(data["seq"]), int(data["version"]), dict(data["event"]),
+                   view_from_dict(view) if view is not None else None)
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    """What an accepted action did: the new version and the events it caused."""
+
+    version: int
+    seq: int
+    events: tuple[GameEvent, ...]
+    view: View
+
+
+@dataclass(frozen=True, slots=True)
+class LevelInfo:
+    key: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """Who the player is signed in as."""
+
+    id: str
+    display_name: str
+
+
+# ----- the client -------------------------------------------------------------------------------
+class LobbyClient:
+    """Talks to one lobby server. Watching needs no sign-in; creating, joining, acting do.
+
+    One requests.Session per server (shared with the AuthSession that signs requests).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        auth: AuthSession | None = None,
+        http: requests.Session | None = None,
+        timeout: float = HTTP_TIMEOUT,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.http = http if http is not None else (auth.http if auth else requests.Session())
+        self.auth = auth
+        self.timeout = timeout
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.base_url).netloc or self.base_url
+
+    # ----- reading (anyone) -----
+    def levels(self) -> list[LevelInfo]:
+        return [LevelInfo(str(d["key"]), str(d["label"])) for d in self._call("GET", "/levels")]
+
+    def games(self) -> list[GameSummary]:
+        return [GameSummary.from_dict(d) for d in self._call("GET", "/games")]
+
+    def game(self, game_id: str) -> GameDetail:
+        return GameDetail.from_dict(self._call("GET", f"/games/{_path(game_id)}"))
+
+    def events_url(self, game_id: str) -> str:
+        return f"{self.base_url}/games/{_path(game_id)}/events"
+
+    def lobby_events_url(self) -> str:
+        return f"{self.base_url}/lobby/events"
+
+    def stream_headers(self) -> dict[str, str]:
+        """A player's own game stream is signed, so the server does not count them watching."""
+        token = self.auth.access_token if self.auth is not None else None
+        return {"Authorization": f"Bearer {token}"} if token else {}
+
+    # ----- signed in -----
+    def me(self) -> Account:
+        data = self._call("GET", "/me", signed=True)
+        return Account(str(data["id"]), str(data["display_name"]))
+
+    def create(self, name: str, level: str | None = None) -> GameDetail:
+        """Open a table: against a person (level None) or the computer at `level`."""
+        body: dict[str, Any] = {"name": name, "opponent": "person"}
+        if level is not None:
+            body = {"name": name, "opponent": "computer", "level": level}
+        return GameDetail.from_dict(self._call("POST", "/games", body, signed=True))
+
+    def join(self, game_id: str) -> GameDetail:
+        return GameDetail.from_dict(
+            self._call("POST", f"/games/{_path(game_id)}/join", signed=True)
+        )
+
+    def leave(self, game_id: str) -> GameDetail:
+        return GameDetail.from_dict(
+            self._call("POST", f"/games/{_path(game_id)}/leave", signed=True)
+        )
+
+    def rematch(self, game_id: str) -> GameDetail:
+        return GameDetail.from_dict(
+            self._call("POST", f"/games/{_path(game_id)}/rematch", signed=True)
+        )
+
+    def act(self, game_id: str, version: int, action: Action, action_id: str) -> ActResult:
+        """Send one action made against `version`; a retry with the same id is answered alike."""
+        body = {"action_id": action_id, "version": version, "action": action_to_dict(action)}
+        data = self._call("POST", f"/games/{_path(game_id)}/actions", body, signed=True)
+        return ActResult(
+            version=int(data["version"]),
+            seq=int(data["seq"]),
+            events=tuple(GameEvent.from_dict(e) for e in data["events"]),
+            view=view_from_dict(data["view"]),
+        )
+
+    # ----- plumbing -----
+    def _call(self, method: str, path: str, body: Any = None, *, signed: bool = False) -> Any:
+        if not signed:
+            try:
+                response = self.http.request(method, f"{self.base_url}{path}", json=body,
+                                             timeout=self.timeout)
+            except requests.RequestException:
+                raise self._unreachable() from None
+            return _answer(response)
+        if self.auth is None:
+            raise SignedOut("Sign in first.")
+        from .auth_session import SignInRequired
+        from .signin import SigninError, SigninRejected
+
+        try:
+            response = self.auth.request(method, path, json=body, timeout=self.timeout)
+        except SignInRequired:
+            raise SignedOut("You are signed out: sign in again to play.") from None
+        except SigninRejected as rejected:
+            raise SignedOut(f"The sign-in was refused ({rejected}): sign in again.") from None
+        except (SigninError, requests.RequestException):
+            raise self._unreachable() from None
+        return _answer(response)
+
+    def _unreachable(self) -> ServerUnreachable:
+        return ServerUnreachable(f"The server {self.host} cannot be reached. Nothing was lost: "
+                                 "try again in a moment.")
+
+
+def _path(game_id: str) -> str:
+    return quote(game_id.strip(), safe="")
+
+
+def _answer(response: requests.Response) -> Any:
+    """The JSON of a 2xx answer, or the error it stands for."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    status = response.status_code
+    if 200 <= status < 300:
+        if body is None:
+            raise ServerFailed("The server sent an answer the app cannot read.")
+        return body
+    if status == 401:
+        raise SignedOut("Your sign-in has expired: sign in again to play.")
+    if status >= 500:
+        raise ServerFailed(f"The server failed (HTTP {status}). Nothing was lost: try again.")
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        version = body.get("version")
+        raise ActionRefused(str(body["message"]), str(body.get("error", "")), status,
+                            version if isinstance(version, int) else None)
+    raise ActionRefused(f"the server answered HTTP {status}", "", status)

@@ -1,0 +1,414 @@
+"""An online game as a table sees it: a seat at a game on a lobby server, or watching one."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ..game.actions import Action
+from ..game.events import Event
+from ..game.view import View
+from .errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
+from .lobby_client import GameDetail, GameEvent, GameSummary, LobbyClient, Seat
+from .source import TableSource
+from .sse import BACKOFF, READ_TIMEOUT, EventStream, ServerEvent
+from .tasks import Operations, emit_from_thread
+
+RETRY_DELAYS_MS = (300, 1000, 2000, 4000, 8000)  # resending an action after a dropped connection
+
+
+@dataclass
+class _Outgoing:
+    """An action on its way: made against `version`, retried under the same id."""
+
+    action: Action
+    version: int
+    tries: int = 0
+
+
+class OnlineGame(TableSource):
+    """A game on a lobby server, played from one seat or watched (`user_id` not seated).
+
+    The game's event stream is the truth: a snapshot first (or after falling too far behind),
+    then numbered events; each change's last event carries the view after it. An action is
+    sent with the version it was made against and an id of our own; after a dropped
+    connection it is sent again under the same id, so the server plays it exactly once.
+    `pending` stays true until the events it caused have arrived (from its answer or the
+    stream, whichever comes first; events are applied once, in order, by number). After a
+    rematch the source follows the players to the new game (`started` says so).
+    """
+
+    your_turn = Signal()  # it has just become this seat's turn
+    opponent_joined = Signal(str)  # who took the other seat
+    signed_out = Signal()  # an action found no valid sign-in
+    _arrived = Signal(object, object)  # stream token, ServerEvent (from the reader's thread)
+    _stream_said = Signal(object, str, str)  # stream token, status, detail
+
+    def __init__(
+        self,
+        client: LobbyClient,
+        game_id: str,
+        operations: Operations,
+        *,
+        user_id: str | None = None,
+        first: GameSummary | None = None,
+        read_timeout: float = READ_TIMEOUT,
+        backoff: Sequence[float] = BACKOFF,
+        retry_delays_ms: Sequence[int] = RETRY_DELAYS_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        """`first` is what is known already (a lobby line, or the answer to create or join)."""
+        super().__init__(parent)
+        self._client = client
+        self._ops = operations
+        self._user_id = user_id
+        self._game_id = game_id.strip().upper()
+        self._read_timeout = read_timeout
+        self._backoff = tuple(backoff)
+        self._retry_ms = tuple(retry_delays_ms)
+        self._summary: GameSummary | None = first
+        self._view: View | None = None
+        self._seq = 0
+        self._version = 0
+        self._batch: list[Event] = []
+        self._outstanding: dict[str, _Outgoing] = {}
+        self._await_seq = 0
+        self._restart = False  # the game has just begun: its next view is a first one
+        self._my_turn = False
+        self._snapshot_seen = False
+        self._resyncing = False
+        self._reconnecting = False
+        self._closed = False
+        self._stream: EventStream | None = None
+        self._token: object | None = None
+        self._arrived.connect(self._on_arrived)
+        self._stream_said.connect(self._on_stream_status)
+
+    # ----- what the table shows -----
+    @property
+    def game_id(self) -> str:
+        return self._game_id
+
+    @property
+    def game_name(self) -> str:
+        return self._summary.name if self._summary is not None else f"Game {self._game_id}"
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return self._summary.names if self._summary is not None else ("Player 1", "Player 2")
+
+    @property
+    def my_seat(self) -> int | None:
+        return self._summary.seat_of(self._user_id) if self._summary is not None else None
+
+    @property
+    def view(self) -> View | None:
+        return self._view if self.status != "waiting" else None
+
+    @property
+    def status(self) -> str:
+        """The game's state: waiting, playing or finished ("" before anything is known)."""
+        return self._summary.status if self._summary is not None else ""
+
+    @property
+    def can_rematch(self) -> bool:
+        closed = isinstance(self._summary, GameDetail) and self._summary.closed
+        return self.my_seat is not None and not closed
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def stream(self) -> EventStream | None:
+        return self._stream
+
+    # ----- running -----
+    def start(self) -> None:
+        """Show what is known and follow the game's event stream."""
+        first = self._summary
+        if isinstance(first, GameDetail):
+            self._apply_snapshot(first)
+            self._open_stream(str(first.seq))
+        else:
+            self._open_stream(None)
+
+    def close(self) -> None:
+        self._closed = True
+        self._outstanding.clear()
+        self._close_stream()
+
+    def _open_stream(self, last_event_id: str | None) -> None:
+        token = object()
+        client, game_id = self._client, self._game_id
+        self._token = token
+        self._snapshot_seen = last_event_id is not None
+        self._stream = EventStream(
+            lambda: client.events_url(game_id),
+            lambda event: emit_from_thread(self._arrived, token, event),
+            lambda status, detail: emit_from_thread(self._stream_said, token, status, detail),
+            headers=client.stream_headers,
+            last_event_id=last_event_id,
+            read_timeout=self._read_timeout,
+            backoff=self._backoff,
+            name=f"game-{game_id}",
+        )
+        self._stream.start()
+
+    def _close_stream(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+        self._stream = None
+        self._token = None
+
+    def _on_arrived(self, token: object, event: ServerEvent) -> None:
+        if token is not self._token or self._closed:
+            return
+        if event.event == "observers":
+            return
+        try:
+            data = event.json()
+            if event.event == "snapshot":
+                self._apply_snapshot(GameDetail.from_dict(data["game"]))
+            elif self._snapshot_seen:
+                self._ingest([GameEvent.from_dict(data)], from_stream=True)
+        except (ValueError, KeyError, TypeError) as error:
+            self.error.emit(f"The server sent something the app cannot read ({error}).")
+            self._resync()
+
+    def _on_stream_status(self, token: object, status: str, detail: str) -> None:
+        if token is not self._token or self._closed:
+            return
+        if status == "reconnecting" and not self._reconnecting:
+            self._reconnecting = True
+            self.notice.emit(f"Connection lost ({detail}): reconnecting…")
+        elif status == "connected" and self._reconnecting:
+            self._reconnecting = False
+            self._say_where_we_are()
+        elif status == "failed":
+            self._await_seq = self._seq
+            self._update_pending()
+            self.error.emit(f"This game cannot be followed: {detail}.")
+
+    # ----- applying what the server says -----
+    def _apply_snapshot(self, detail: GameDetail) -> None:
+        before = self._summary
+        self._summary = detail
+        self._snapshot_seen = True
+        self._seq, self._version = detail.seq, detail.version
+        self._batch = []
+        self._restart = False
+        fresh = not isinstance(before, GameDetail) or before.id != detail.id or (
+            (before.status == "waiting") != (detail.status == "waiting")
+        )
+        if fresh:
+            self._view = None
+            self._my_turn = False
+            self.started.emit()
+        if detail.status == "waiting" or detail.closed or detail.view is None:
+            self._say_waiting()
+        else:
+            self._show(detail.view, [])
+        self._update_pending()
+
+    def _ingest(self, events: Sequence[GameEvent], from_stream: bool) -> None:
+        """Apply numbered events once each, in order; a gap in the stream asks for a resync."""
+        switch_to: str | None = None
+        for event in events:
+            if event.seq <= self._seq:
+                continue
+            if event.seq != self._seq + 1 or self._summary is None:
+                if from_stream:
+                    self._resync()
+                break  # an answer ahead of the stream: the stream will bring it in order
+            self._seq, self._version = event.seq, event.version
+            engine = event.engine_event()
+            if engine is not None:
+                self._batch.append(engine)
+            elif event.kind == "rematch":
+                switch_to = str(event.data["game_id"])
+            else:
+                self._table_event(event)
+            if event.view is not None and self.status != "waiting":
+                self._settle_change(event.view)
+        self._update_pending()
+        if switch_to is not None:
+            self._switch(switch_to)
+
+    def _settle_change(self, view: View) -> None:
+        batch, self._batch = self._batch, []
+        if self._restart:  # the game has just begun: a first view, nothing to animate
+            self._restart = False
+            self.started.emit()
+            batch = []
+        if view.over and self._summary is not None and self._summary.status != "finished":
+            self._summary = replace(self._summary, status="finished", winner=view.winner)
+        if batch or view != self._view:  # a table event leaves the view as it was
+            self._show(view, batch)
+
+    def _show(self, view: View, events: list[Event]) -> None:
+        self._view = view
+        if events:
+            self.events.emit(events)
+        self.view_changed.emit(view)
+        mine = self.my_seat is not None and not view.over and view.turn == self.my_seat
+        if mine and not self._my_turn:
+            self.your_turn.emit()
+        self._my_turn = mine
+
+    def _table_event(self, event: GameEvent) -> None:
+        """Seats taken and left, the start, a closed table, a rematch asked for."""
+        summary = self._summary
+        assert summary is not None
+        kind, data = event.kind, event.data
+        if kind in ("seat_taken", "seat_left"):
+            seat = (Seat.from_dict(data["player"]) if kind == "seat_taken"
+                    else Seat(int(data["seat"]), "open"))
+            leaving = summary.players[seat.seat].label if seat.open else ""
+            players = tuple(seat if p.seat == seat.seat else p for p in summary.players)
+            self._summary = replace(summary, players=players)
+            if seat.seat == self.my_seat:
+                return
+            if not seat.open:
+                self.opponent_joined.emit(seat.label)
+                self.notice.emit(f"{seat.label} took the open seat.")
+            else:
+                self.notice.emit(f"{leaving} left the table.")
+                self._say_waiting()
+        elif kind == "game_started":
+            self._summary = replace(summary, status="playing")
+            self._restart = True
+        elif kind == "game_closed":
+            if isinstance(summary, GameDetail):
+                self._summary = replace(summary, status="finished", closed=True)
+            else:
+                self._summary = replace(summary, status="finished")
+            self.notice.emit("The host closed this table before the game began.")
+        elif kind == "rematch_offered":
+            asking = int(data["seat"])
+            if asking == self.my_seat:
+                other = summary.names[1 - asking]
+                self.notice.emit(f"Rematch asked for: waiting for {other} to agree.")
+            else:
+                press = ": press R to play again" if self.my_seat is not None else ""
+                self.notice.emit(f"{summary.names[asking]} asks for a rematch{press}.")
+
+    def _say_waiting(self) -> None:
+        if isinstance(self._summary, GameDetail) and self._summary.closed:
+            self.notice.emit("The host closed this table before the game began.")
+        elif self.my_seat is not None:
+            self.notice.emit(f"Waiting for a second player. Share the game id {self._game_id} "
+                             "to invite someone.")
+        else:
+            self.notice.emit("Waiting for a second player to take the open seat.")
+
+    def _say_where_we_are(self) -> None:
+        """After a reconnection: put the usual status line back."""
+        if self.view is not None:
+            self.view_changed.emit(self.view)
+        else:
+            self._say_waiting()
+
+    def _resync(self) -> None:
+        """Fetch the whole game again (the stream skipped something)."""
+        if self._resyncing or self._closed:
+            return
+        self._resyncing = True
+        client, game_id = self._client, self._game_id
+
+        def caught_up(detail: GameDetail) -> None:
+            self._resyncing = False
+            if not self._closed and game_id == self._game_id and detail.seq >= self._seq:
+                self._apply_snapshot(detail)
+
+        def failed(error: LobbyError) -> None:
+            self._resyncing = False
+            self.error.emit(str(error))
+
+        self._ops.run(lambda: client.game(game_id), caught_up, failed,
+                      label="Catching up with the game…")
+
+    def _switch(self, game_id: str) -> None:
+        """Follow the players to a new game (a rematch)."""
+        if self._closed or game_id == self._game_id:
+            return
+        self._close_stream()
+        self._game_id = game_id
+        self._outstanding.clear()
+        self._seq = self._version = self._await_seq = 0
+        self._batch = []
+        self._update_pending()
+        self._open_stream(None)
+
+    # ----- actions -----
+    def act(self, action: Action) -> None:
+        if self._closed or self.my_seat is None or self._summary is None:
+            return
+        action_id = uuid.uuid4().hex
+        self._outstanding[action_id] = _Outgoing(action, self._version)
+        self._update_pending()
+        self._send(action_id)
+
+    def _send(self, action_id: str) -> None:
+        out = self._outstanding.get(action_id)
+        if out is None or self._closed:
+            return
+        client, game_id = self._client, self._game_id
+        self._ops.run(
+            lambda: client.act(game_id, out.version, out.action, action_id),
+            lambda result: self._acted(game_id, action_id, result.seq, result.events),
+            lambda error: self._act_failed(game_id, action_id, error),
+            label="Sending your move…",
+        )
+
+    def _acted(
+        self, game_id: str, action_id: str, seq: int, events: Sequence[GameEvent]
+    ) -> None:
+        if self._closed or game_id != self._game_id:
+            return
+        self._outstanding.pop(action_id, None)
+        self._await_seq = max(self._await_seq, seq)
+        self._ingest(events, from_stream=False)
+
+    def _act_failed(self, game_id: str, action_id: str, error: LobbyError) -> None:
+        out = self._outstanding.get(action_id)
+        if self._closed or game_id != self._game_id or out is None:
+            return
+        if isinstance(error, ServerUnreachable) and out.tries < len(self._retry_ms):
+            delay = self._retry_ms[out.tries]
+            out.tries += 1
+            self.notice.emit("The connection dropped: sending your move again…")
+            QTimer.singleShot(delay, self, lambda: self._send(action_id))
+            return
+        del self._outstanding[action_id]
+        self._update_pending()
+        if isinstance(error, SignedOut):
+            self.signed_out.emit()
+        if isinstance(error, ActionRefused) and error.code == "stale_version":
+            message = ("The game moved on before your move arrived, so it was not played; "
+                       "the table shows the game as it is now.")
+            self._resync()
+        elif isinstance(error, ServerUnreachable):
+            message = (f"{error} Your move may not have been played: the table will show it "
+                       "once the server answers again.")
+        else:
+            message = str(error)
+        self.error.emit(message)
+
+    def _update_pending(self) -> None:
+        self._set_pending(bool(self._outstanding) or self._seq < self._await_seq)
+
+    def rematch(self) -> None:
+        if self._closed or self.my_seat is None:
+            return
+        client, game_id = self._client, self._game_id
+
+        def answered(detail: GameDetail) -> None:
+            if not self._closed and game_id == self._game_id and detail.rematch_game_id:
+                self._switch(detail.rematch_game_id)
+
+        self._ops.run(lambda: client.rematch(game_id), answered,
+                      lambda error: self.error.emit(str(error)), label="Asking for a rematch…")

@@ -1,0 +1,127 @@
+"""Network work off the UI thread: an operation runner in the manner of Anki's.
+
+`Operations.run(work, on_success, on_failure, label)` runs `work` on a worker thread and
+calls back on the UI thread. While any operation runs, `busy` is true and `progress` names
+the oldest one, so a window can show what it is waiting for. Failures that are LobbyErrors
+(the server unreachable, a refusal, signed out) go to `on_failure`; anything else is a bug
+and is raised on the UI thread, where the app's exception dialog shows it.
+
+Workers are daemon threads, one per operation (they are few, and wait on the network): a
+request stuck until its timeout never keeps the app from quitting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, Signal, SignalInstance
+
+from .errors import LobbyError
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Job:
+    label: str
+    on_success: Callable[[Any], None] | None
+    on_failure: Callable[[LobbyError], None] | None
+
+
+class Operations(QObject):
+    """Runs blocking work on worker threads; its outcome comes back on the UI thread."""
+
+    busy_changed = Signal(bool)
+    progress = Signal(str)  # what the oldest running operation is doing ("" when idle)
+    _finished = Signal(int, bool, object)  # job id, succeeded, result or exception
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._jobs: dict[int, _Job] = {}
+        self._ids = itertools.count(1)
+        self._closed = False
+        self._threads: set[threading.Thread] = set()
+        self._threads_lock = threading.Lock()
+        self._finished.connect(self._deliver)  # queued: emitted from the workers
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._jobs)
+
+    @property
+    def label(self) -> str:
+        return next((job.label for job in self._jobs.values() if job.label), "")
+
+    def run(
+        self,
+        work: Callable[[], T],
+        on_success: Callable[[T], None] | None = None,
+        on_failure: Callable[[LobbyError], None] | None = None,
+        label: str = "",
+    ) -> None:
+        if self._closed:
+            return
+        job_id = next(self._ids)
+        was_busy = self.busy
+        self._jobs[job_id] = _Job(label, on_success, on_failure)
+        thread = threading.Thread(target=self._work, args=(job_id, work),
+                                  name=f"operation-{job_id}", daemon=True)
+        with self._threads_lock:
+            self._threads.add(thread)
+        thread.start()
+        if not was_busy:
+            self.busy_changed.emit(True)
+        self.progress.emit(self.label)
+
+    def _work(self, job_id: int, work: Callable[[], Any]) -> None:
+        """On the worker thread."""
+        try:
+            outcome: tuple[bool, object] = (True, work())
+        except Exception as error:
+            outcome = (False, error)
+        with contextlib.suppress(RuntimeError):  # the runner was deleted: no one to tell
+            self._finished.emit(job_id, *outcome)
+        with self._threads_lock:
+            self._threads.discard(threading.current_thread())
+
+    def _deliver(self, job_id: int, succeeded: bool, result: object) -> None:
+        job = self._jobs.pop(job_id, None)
+        if job is None or self._closed:
+            return
+        if not self._jobs:
+            self.busy_changed.emit(False)
+        self.progress.emit(self.label)
+        if succeeded:
+            if job.on_success is not None:
+                job.on_success(result)
+        elif isinstance(result, LobbyError) and job.on_failure is not None:
+            job.on_failure(result)
+        elif isinstance(result, BaseException):
+            raise result
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Block until every worker has finished (tests, quitting); True if they all did."""
+        with self._threads_lock:
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join(timeout)
+        return not any(thread.is_alive() for thread in threads)
+
+    def close(self) -> None:
+        """Forget every running operation: none of their callbacks will be called."""
+        self._closed = True
+        if self._jobs:
+            self._jobs.clear()
+            self.busy_changed.emit(False)
+
+
+def emit_from_thread(signal: SignalInstance, *args: object) -> None:
+    """Emit from a worker or reader thread (queued to the UI thread), unless the QObject the
+    signal belongs to was deleted meanwhile: then there is no one left to tell."""
+    with contextlib.suppress(RuntimeError):
+        signal.emit(*args)

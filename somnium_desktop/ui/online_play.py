@@ -1,0 +1,448 @@
+"""Online play behind the lobby panel: the server, the sign-in, the live lobby, opening games.
+
+Built once the window is up (its imports, requests and keyring among them, would slow the
+first paint). Network work runs through an Operations runner; nothing here blocks the UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import requests
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
+
+from ..client.errors import ActionRefused, LobbyError, SignedOut
+from ..client.lobby_client import Account, GameDetail, GameSummary, LobbyClient
+from ..client.lobby_list import LobbyChange, LobbyList
+from ..client.local_server import LocalServer
+from ..client.online import OnlineGame
+from ..client.sse import READ_TIMEOUT, EventStream, ServerEvent
+from ..client.tasks import Operations, emit_from_thread
+from .lobby_panel import LobbyPanel
+from .online_options import OnlineOptions, TokenStores, begin_built_in
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from ..client.auth_session import AuthSession
+    from ..client.credentials import TokenStore
+    from ..client.signin import TokenSet
+    from .signin_dialog import SigninDialog
+
+BUILT_IN = "built-in, on this computer"
+
+
+class SystemTokenStores:
+    """The OS keyring when it is a secure one; otherwise the player's choice, asked once."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._this_session: dict[str, TokenStore] = {}
+
+    def existing(self, key: str) -> TokenStore | None:
+        from ..client.credentials import NeedsChoice, Persistence, store_for
+
+        try:
+            return store_for(key)
+        except NeedsChoice:
+            if self.settings.plaintext_tokens:
+                return store_for(key, choice=Persistence.PLAINTEXT_FILE)
+            return self._this_session.get(key)
+
+    def ask(self, key: str, parent: QWidget) -> TokenStore | None:
+        from ..client.credentials import MemoryStore, PlaintextFileStore
+        from .signin_dialog import ask_for_store
+
+        store = self.existing(key) or ask_for_store(key, parent)
+        if isinstance(store, PlaintextFileStore):
+            self.settings.plaintext_tokens = True
+        elif isinstance(store, MemoryStore):
+            self._this_session[key] = store
+        return store
+
+
+class OnlinePlay(QObject):
+    """Connects the lobby panel to a lobby server and opens its games as table sources."""
+
+    game_opened = Signal(object)  # an OnlineGame, not started yet
+    attention = Signal(str, str)  # title, text: worth a desktop notification in the background
+    lobby_loaded = Signal()  # the lobby has listed the server's games (a snapshot came)
+    _lobby_event = Signal(object, object)  # stream token, ServerEvent
+    _lobby_status = Signal(object, str, str)  # stream token, status, detail
+
+    def __init__(
+        self,
+        settings: Settings,
+        panel: LobbyPanel,
+        window: QWidget,
+        options: OnlineOptions | None = None,
+    ) -> None:
+        super().__init__(window)
+        options = options or OnlineOptions()
+        self.settings = settings
+        self.panel = panel
+        self.window = window
+        self.stores: TokenStores = options.token_stores or SystemTokenStores(settings)
+        self.open_browser = options.open_browser
+        self.local = options.local_server
+        self.read_timeout = options.read_timeout or READ_TIMEOUT
+        self.ops = Operations(self)
+        self.lobby = LobbyList()
+        self.client: LobbyClient | None = None
+        self.account: Account | None = None
+        self.current: OnlineGame | None = None
+        self.server_setting: str | None = None
+        self.key = ""
+        self.signin_dialog: SigninDialog | None = None
+        self._stream: EventStream | None = None
+        self._token: object | None = None
+        self._generation = 0
+        self._reviving = False
+        self._closed = False
+        self.ops.busy_changed.connect(lambda busy: panel.set_busy(busy, self.ops.label))
+        self.ops.progress.connect(lambda label: panel.set_busy(self.ops.busy, label))
+        self._lobby_event.connect(self._on_lobby_event)
+        self._lobby_status.connect(self._on_lobby_status)
+        panel.sign_in_clicked.connect(lambda: self.sign_in())
+        panel.sign_out_clicked.connect(self.sign_out)
+        panel.create_clicked.connect(self.create)
+        panel.join_clicked.connect(self.join)
+        panel.open_clicked.connect(self.watch)
+
+    # ----- the server -----
+    def start(self) -> None:
+        """Connect to the server in the settings (the built-in one when none is set)."""
+        self.set_server(self.settings.server_url)
+
+    def set_server(self, url: str) -> None:
+        if self._closed or url == self.server_setting:
+            return
+        self._disconnect()
+        self.server_setting = url
+        self._generation += 1
+        generation = self._generation
+        if url:
+            self._use_server(url, url)
+            return
+        local = self.local_server()
+        self.panel.set_server(f"{BUILT_IN} (starting…)")
+
+        def started(base: str) -> None:
+            if generation == self._generation:
+                self._use_server(base, local.key)
+
+        self.ops.run(local.ensure, started, self._server_failed,
+                     label="Starting the built-in server…")
+
+    def local_server(self) -> LocalServer:
+        if self.local is None:
+            self.local = begin_built_in(OnlineOptions())
+        return self.local
+
+    @property
+    def built_in(self) -> bool:
+        return self.server_setting == ""
+
+    def _use_server(self, base: str, key: str) -> None:
+        self.key = key
+        self.panel.set_server(BUILT_IN if self.built_in else base)
+        self.panel.show_message("")
+        http = requests.Session()
+        self.client = client = LobbyClient(base, None, http)
+        self.panel.set_connected(True)
+        self._open_lobby_stream()
+        self.ops.run(client.levels, self.panel.set_levels, self._show_error,
+                     label="Loading the computer levels…")
+        stores, generation = self.stores, self._generation
+
+        def restore() -> tuple[AuthSession | None, Account | None]:
+            """On a worker: a sign-in kept from before, and who it is."""
+            from ..client.auth_session import AuthSession
+
+            store = stores.existing(key)
+            if store is None or store.load() is None:
+                return None, None
+            auth = AuthSession(base, store, http)
+            try:
+                return auth, LobbyClient(base, auth, http).me()
+            except SignedOut:
+                return None, None
+
+        def restored(found: tuple[AuthSession | None, Account | None]) -> None:
+            if generation == self._generation and self.account is None:
+                client.auth, account = found
+                self._set_account(account)
+
+        self.ops.run(restore, restored, self._show_error, label="Signing in…")
+
+    def _disconnect(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+        self._stream = self._token = None
+        self.client = None
+        self.lobby = LobbyList()
+        self._set_account(None)
+        self.panel.set_games([], None)
+        self.panel.set_connected(False)
+
+    def _server_failed(self, error: LobbyError) -> None:
+        self.panel.set_server(f"{BUILT_IN} (not running)" if self.built_in else
+                              str(self.server_setting))
+        self._show_error(error)
+
+    def _revive_built_in(self) -> None:
+        """The built-in server went away (the app that started it quit): find or start one."""
+        if self._reviving or not self.built_in or self.local is None:
+            return
+        self._reviving = True
+        local, generation = self.local, self._generation
+
+        def found(base: str) -> None:
+            self._reviving = False
+            client = self.client
+            if generation == self._generation and client is not None:
+                client.base_url = base
+                if client.auth is not None:
+                    client.auth.server_url = base
+
+        def failed(error: LobbyError) -> None:
+            self._reviving = False
+            self._show_error(error)
+
+        self.ops.run(local.ensure, found, failed, label="Starting the built-in server…")
+
+    # ----- the live lobby -----
+    def _open_lobby_stream(self) -> None:
+        client = self.client
+        assert client is not None
+        token = object()
+        self._token = token
+        self._stream = EventStream(
+            client.lobby_events_url,
+            lambda event: emit_from_thread(self._lobby_event, token, event),
+            lambda status, detail: emit_from_thread(self._lobby_status, token, status, detail),
+            read_timeout=self.read_timeout,
+            name="lobby",
+        )
+        self._stream.start()
+
+    def _on_lobby_event(self, token: object, event: ServerEvent) -> None:
+        if token is not self._token:
+            return
+        before = self._known(event)
+        change = self.lobby.apply(event)
+        if change is None:
+            return
+        self._show_games()
+        if change.kind == "snapshot":
+            self.lobby_loaded.emit()
+        self._tell(change, before)
+
+    def _known(self, event: ServerEvent) -> GameSummary | None:
+        try:
+            game = event.json().get("game")
+        except (ValueError, AttributeError):
+            return None
+        return self.lobby.games.get(str(game.get("id"))) if isinstance(game, dict) else None
+
+    def _show_games(self) -> None:
+        self.panel.set_games(self.lobby.newest_first(), self.account.id if self.account else None)
+
+    def _on_lobby_status(self, token: object, status: str, detail: str) -> None:
+        if token is not self._token:
+            return
+        if status == "reconnecting":
+            self.panel.show_message(f"Lobby: {detail}; reconnecting…")
+            self._revive_built_in()
+        elif status == "connected":
+            self.panel.show_message("")
+        elif status == "failed":
+            self.panel.show_message(f"The lobby cannot be followed: {detail}.", error=True)
+
+    def _tell(self, change: LobbyChange, before: GameSummary | None) -> None:
+        """Say what matters to this player: their opponent came, their turn came."""
+        game, me = change.game, self.account.id if self.account else None
+        seat = game.seat_of(me) if game is not None else None
+        if game is None or seat is None:
+            return
+        if change.kind == "seat_taken" and before is not None:
+            taken = before.open_seat()
+            if taken is not None and taken != seat:
+                self._say(f"{game.names[taken]} joined your game “{game.name}”.",
+                          "Your opponent is here")
+        elif change.kind == "turn_passed" and game.turn == seat and not self._on_table(game.id):
+            self._say(f"It is your turn in “{game.name}”.", "Your turn")
+
+    def _say(self, text: str, title: str) -> None:
+        self.panel.show_message(text)
+        self.attention.emit(title, text)
+
+    def _on_table(self, game_id: str) -> bool:
+        game = self.current
+        return game is not None and not game.closed and game.game_id == game_id
+
+    # ----- signing in -----
+    def _set_account(self, account: Account | None) -> None:
+        self.account = account
+        self.panel.set_account(account.display_name if account else None)
+        self._show_games()
+
+    def sign_in(self, then: Callable[[], None] | None = None, why: str = "") -> None:
+        """Sign in through the browser; then carry on with `then` (what the player asked for)."""
+        client = self.client
+        if client is None:
+            self.panel.show_message("Not connected to a server yet.", error=True)
+            return
+        if self.signin_dialog is not None and self.signin_dialog.isVisible():
+            self.signin_dialog.raise_()
+            return
+        store = client.auth.store if client.auth is not None else None
+        store = store or self.stores.ask(self.key, self.window)
+        if store is None:
+            self.panel.show_message(f"Not signed in{why}.")
+            return
+        from .signin_dialog import SigninDialog
+
+        if self.open_browser is not None:
+            dialog = SigninDialog(client.base_url, self.window, open_browser=self.open_browser)
+        else:
+            dialog = SigninDialog(client.base_url, self.window)
+        self._forget_dialog()
+        self.signin_dialog = dialog
+        dialog.signed_in.connect(lambda tokens: self._signed_in(client, store, tokens, then))
+        dialog.rejected.connect(
+            lambda: self.panel.show_message(f"Sign-in cancelled{why}.")
+        )
+        dialog.open()
+
+    def _forget_dialog(self) -> None:
+        old, self.signin_dialog = self.signin_dialog, None
+        if old is not None:
+            old.wait_finished(1.0)
+            old.deleteLater()
+
+    def _signed_in(
+        self,
+        client: LobbyClient,
+        store: TokenStore,
+        tokens: TokenSet,
+        then: Callable[[], None] | None,
+    ) -> None:
+        if client is not self.client:
+            return
+        from ..client.auth_session import AuthSession
+
+        auth = client.auth if client.auth is not None else AuthSession(
+            client.base_url, store, client.http
+        )
+        auth.adopt(tokens)
+        client.auth = auth
+
+        def known(account: Account) -> None:
+            if client is self.client:
+                self._set_account(account)
+                self.panel.show_message(f"Signed in as {account.display_name}.")
+                if then is not None:
+                    then()
+
+        self.ops.run(client.me, known, self._show_error, label="Signing in…")
+
+    def sign_out(self) -> None:
+        client = self.client
+        if client is None or client.auth is None:
+            return
+        auth, client.auth = client.auth, None
+        self._set_account(None)
+        self.ops.run(auth.sign_out, lambda _: self.panel.show_message("Signed out."),
+                     self._show_error, label="Signing out…")
+
+    def _signed_in_then(self, action: Callable[[], None], why: str) -> None:
+        """Run `action` now if signed in, else after signing in."""
+        if self.account is not None and self.client is not None and self.client.auth:
+            action()
+        else:
+            self.sign_in(then=action, why=why)
+
+    # ----- games -----
+    def create(self, name: str, level: str | None) -> None:
+        self._signed_in_then(lambda: self._create(name, level), ": the game was not created")
+
+    def _create(self, name: str, level: str | None) -> None:
+        client, account = self.client, self.account
+        if client is None or account is None:
+            return
+        title = name or f"{account.display_name}'s table"
+        self.ops.run(lambda: client.create(title, level), self._open_detail,
+                     lambda error: self._failed(error, lambda: self._create(name, level)),
+                     label="Creating the game…")
+
+    def join(self, game_id: str) -> None:
+        self._signed_in_then(lambda: self._join(game_id), ": the game was not joined")
+
+    def _join(self, game_id: str) -> None:
+        client = self.client
+        if client is None:
+            return
+
+        def refused(error: LobbyError) -> None:
+            if isinstance(error, ActionRefused) and error.code == "already_seated":
+                self.watch(game_id)  # our own table: play it
+            elif isinstance(error, ActionRefused) and error.code in ("game_started",
+                                                                      "seat_taken"):
+                self.panel.show_message(f"{error} Watching it instead.")
+                self.watch(game_id)
+            else:
+                self._failed(error, lambda: self._join(game_id))
+
+        self.ops.run(lambda: client.join(game_id), self._open_detail, refused,
+                     label="Joining the game…")
+
+    def watch(self, game_id: str) -> None:
+        """Open a game: your seat if you sit at it, else watching (no sign-in needed)."""
+        if self.client is None:
+            return
+        self._open(game_id.strip().upper(), self.lobby.games.get(game_id.strip().upper()))
+
+    def _open_detail(self, detail: GameDetail) -> None:
+        self._open(detail.id, detail)
+
+    def _open(self, game_id: str, first: GameSummary | None) -> None:
+        client = self.client
+        if client is None or self._closed:
+            return
+        game = OnlineGame(client, game_id, self.ops, first=first,
+                          user_id=self.account.id if self.account else None,
+                          read_timeout=self.read_timeout)
+        game.signed_out.connect(self._lost_sign_in)
+        self.current = game
+        self.game_opened.emit(game)
+
+    def _lost_sign_in(self) -> None:
+        client = self.client
+        if client is not None:
+            client.auth = None
+        self._set_account(None)
+        self.panel.show_message("You are signed out: sign in again to play on.", error=True)
+
+    def _failed(self, error: LobbyError, retry: Callable[[], None]) -> None:
+        if isinstance(error, SignedOut):
+            self._lost_sign_in()
+            self.sign_in(then=retry)
+        else:
+            self._show_error(error)
+
+    def _show_error(self, error: LobbyError) -> None:
+        self.panel.show_message(str(error), error=True)
+
+    # ----- the end -----
+    def close(self) -> None:
+        """Stop every stream and operation; let go of the built-in server."""
+        self._closed = True
+        if self.signin_dialog is not None:
+            self.signin_dialog.reject()
+            self.signin_dialog.wait_finished(2.0)
+        self._disconnect()
+        self.ops.close()
+        if self.local is not None:
+            self.local.close()

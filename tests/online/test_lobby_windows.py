@@ -1,0 +1,135 @@
+"""The lobby in app windows: join by id, refusals and a lost sign-in, the built-in server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import requests
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.local_server import LocalServer
+from somnium_desktop.client.online import OnlineGame
+from somnium_desktop.game import Draw
+from somnium_desktop.ui.lobby_panel import NAME, status_text
+from somnium_desktop.ui.main_window import MainWindow
+from tests.server.helpers import LiveServer
+
+from .helpers import cell_text, close_windows, lobby_row, open_window
+
+
+def online_game(window: MainWindow) -> OnlineGame:
+    assert isinstance(window.source, OnlineGame)
+    return window.source
+
+
+def create(qtbot: QtBot, window: MainWindow, opponent: int = 0) -> OnlineGame:
+    """Create a game from the panel (signing in first if need be)."""
+    qtbot.waitUntil(window.lobby_panel.create_button.isEnabled, timeout=20000)
+    window.lobby_panel.opponent.setCurrentIndex(opponent)
+    QTest.mouseClick(window.lobby_panel.create_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: isinstance(window.source, OnlineGame), timeout=20000)
+    return online_game(window)
+
+
+def test_join_by_id_a_refusal_and_a_lost_sign_in_lose_nothing(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    ada = open_window(qtbot, tmp_path, "Ada", lobby.base)
+    bea = open_window(qtbot, tmp_path, "Bea", lobby.base)
+    try:
+        game = create(qtbot, ada)
+        # Bea types the id (as read out to her) into the field and presses Enter.
+        qtbot.waitUntil(bea.lobby_panel.join_button.isEnabled, timeout=5000)
+        bea.lobby_panel.game_id_field.setText(game.game_id.lower())
+        QTest.keyClick(bea.lobby_panel.game_id_field, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: isinstance(bea.source, OnlineGame), timeout=15000)
+        mine = online_game(bea)
+        assert mine.game_id == game.game_id and mine.my_seat == 1
+        qtbot.waitUntil(ada.table.my_turn, timeout=5000)
+        qtbot.waitUntil(lambda: bea.table.shown is not None, timeout=5000)
+        # Out of turn: the server refuses, the table says so and keeps the game as it was.
+        shown = bea.table.shown
+        mine.act(Draw())
+        qtbot.waitUntil(lambda: bea.table.status.text().startswith("Refused"), timeout=5000)
+        assert bea.table.status.text() == "Refused: it is not your turn."
+        assert bea.table.status.property("error") is True
+        assert bea.table.shown == shown and not mine.pending
+        # Two of Ada's moves race against one version: one is played, the other refused.
+        activate_and_press(qtbot, ada, Qt.Key.Key_D)
+        qtbot.waitUntil(ada.table.my_turn, timeout=5000)
+        errors: list[str] = []
+        game.error.connect(errors.append)
+        game.end_turn()
+        game.end_turn()
+        qtbot.waitUntil(lambda: bool(errors), timeout=5000)
+        assert errors == ["The game moved on before your move arrived, so it was not played; "
+                          "the table shows the game as it is now."]
+        qtbot.waitUntil(bea.table.my_turn, timeout=5000)
+        assert not game.pending
+        assert ada.table.log.lines()[-1] == "It is Bea's turn."
+        assert bea.table.scene.matches(ada.table.shown)  # type: ignore[arg-type]
+        # Bea's session ends at the server (signed out elsewhere): her move is not played...
+        client = bea.online.client  # type: ignore[union-attr]
+        assert client is not None and client.auth is not None
+        requests.post(f"{lobby.base}/auth/revoke", timeout=10,
+                      data={"token": client.auth.access_token}).raise_for_status()
+        activate_and_press(qtbot, bea, Qt.Key.Key_D)
+        qtbot.waitUntil(lambda: "signed out" in bea.table.status.text(), timeout=5000)
+        assert bea.lobby_panel.account.text() == "Not signed in"
+        assert bea.table.shown is not None and bea.table.shown.table == ()
+        # ...and once she signs in again, she plays on from where the game was.
+        QTest.mouseClick(bea.lobby_panel.sign_in_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: bea.lobby_panel.account.text() == "Signed in as Bea",
+                        timeout=15000)
+        assert bea.table.my_turn()
+        activate_and_press(qtbot, bea, Qt.Key.Key_D)
+        qtbot.waitUntil(lambda: len(ada.table.scene.table_pile) == 1, timeout=5000)
+    finally:
+        close_windows(qtbot, ada, bea)
+
+
+def activate_and_press(qtbot: QtBot, window: MainWindow, key: Qt.Key) -> None:
+    from tests.ui.driver import activate
+
+    activate(qtbot, window)
+    QTest.keyClick(window.table, key)
+
+
+def test_the_built_in_server_runs_the_lobby_for_two_windows(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    servers = [LocalServer(tmp_path / "data", idle=0.5) for _ in range(2)]
+    ada = open_window(qtbot, tmp_path, "Ada", "", local_server=servers[0])
+    bea = open_window(qtbot, tmp_path, "Bea", "", local_server=servers[1])
+    try:
+        qtbot.waitUntil(lambda: ada.lobby_panel.opponent.count() > 1, timeout=30000)
+        assert ada.lobby_panel.server.text() == "Server: built-in, on this computer"
+        qtbot.waitUntil(lambda: bea.lobby_panel.opponent.count() > 1, timeout=30000)
+        assert [server.owned for server in servers].count(True) == 1  # one shared server
+        # Against the computer: the game starts at once; Bea's lobby shows it live.
+        game = create(qtbot, ada, opponent=1)
+        qtbot.waitUntil(lambda: lobby_row(bea, game.game_id) >= 0, timeout=10000)
+        row = lobby_row(bea, game.game_id)
+        assert cell_text(bea, row, NAME) == "Ada's table"
+        assert cell_text(bea, row, 1) == "Ada"
+        assert cell_text(bea, row, 2).startswith("Computer")
+        line = bea.lobby_panel.games.games[row]
+        assert cell_text(bea, row, 3) == status_text(line)
+        # Keys: Ctrl+L goes to the lobby, Enter on the game's name watches it.
+        from tests.ui.driver import activate
+
+        activate(qtbot, bea)
+        QTest.keyClick(bea, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+        assert bea.lobby_panel.games.hasFocus()
+        bea.lobby_panel.games.setCurrentCell(row, NAME)
+        QTest.keyClick(bea.lobby_panel.games, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: isinstance(bea.source, OnlineGame), timeout=5000)
+        assert online_game(bea).read_only
+        qtbot.waitUntil(lambda: bea.table.shown is not None, timeout=5000)
+        assert bea.table.watching.isVisible()
+    finally:
+        close_windows(qtbot, ada, bea)
+        # No app left: the built-in server has gone too.
+        assert all(server.wait_stopped(15) for server in servers)

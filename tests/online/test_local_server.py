@@ -1,0 +1,53 @@
+"""The built-in server: started once per data directory, shared, and gone when no app needs it."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from somnium_desktop.client.lobby_client import LobbyClient
+from somnium_desktop.client.local_server import LocalServer, is_alive
+from somnium_desktop.client.sse import EventStream, ServerEvent
+from tests.server.helpers import TIMEOUT
+
+
+def test_one_server_for_two_instances_that_stays_while_one_is_connected(tmp_path: Path) -> None:
+    first, second = LocalServer(tmp_path, idle=0.5), LocalServer(tmp_path, idle=0.5)
+    urls: list[str] = []
+    both = [threading.Thread(target=lambda s=s: urls.append(s.ensure()))
+            for s in (first, second)]
+    try:
+        for thread in both:
+            thread.start()
+        for thread in both:
+            thread.join(TIMEOUT * 3)
+        assert len(urls) == 2 and urls[0] == urls[1]  # two instances at once: one server
+        assert [first.owned, second.owned].count(True) == 1
+        owner, other = (first, second) if first.owned else (second, first)
+        state = json.loads((tmp_path / "server.json").read_text())
+        assert urls[0] == f"http://127.0.0.1:{state['port']}"
+        # The lobby works, with local accounts offered (a name only).
+        client = LobbyClient(urls[0])
+        assert client.games() == [] and client.levels()
+        page = client.http.get(f"{urls[0]}/auth/authorize", timeout=TIMEOUT, params={
+            "client_id": "somnium-desktop", "redirect_uri": "http://127.0.0.1:9/callback",
+            "state": "s", "response_type": "code", "code_challenge": "x" * 43,
+            "code_challenge_method": "S256"})
+        assert "Local account" in page.text
+        # The app that started it quits; another instance still follows the lobby.
+        seen: list[ServerEvent] = []
+        stream = EventStream(client.lobby_events_url, seen.append, read_timeout=5)
+        stream.start()
+        owner.close()
+        assert not owner.wait_stopped(1.5)  # still serving the other instance
+        assert is_alive(urls[0]) and seen and seen[0].event == "snapshot"
+        stream.close()
+        assert owner.wait_stopped(TIMEOUT)  # nobody left: it leaves
+        assert not (tmp_path / "server.json").exists()
+        # The next instance starts it again, on the same database.
+        restarted = other.ensure()
+        assert other.owned and is_alive(restarted)
+    finally:
+        first.stop()
+        second.stop()

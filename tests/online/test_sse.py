@@ -1,0 +1,84 @@
+"""The event stream reader: framing, and resuming with Last-Event-ID after the server went away."""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+from pathlib import Path
+
+from somnium_desktop.client.sse import EventStream, ServerEvent, SSEParser
+from tests.server.helpers import LiveServer, server_settings
+
+from .helpers import play, seated_game
+
+WIRE = (
+    b": keep-alive\n\n"
+    b"id: 7\nevent: card_drawn\ndata: {\"seq\": 7}\n\n"
+    b"event: observers\ndata: {\"count\": 2}\n\n"
+    b"id: 8\r\nevent: banked\r\ndata: line one\r\ndata: line two\r\n\r\n"
+    b"event: nothing\n\n"
+)
+
+
+def test_the_parser_reads_events_however_the_bytes_are_cut() -> None:
+    for cut in range(1, 12):
+        parser = SSEParser()
+        events: list[ServerEvent] = []
+        for start in range(0, len(WIRE), cut):
+            events.extend(parser.feed(WIRE[start:start + cut]))
+        assert events == [
+            ServerEvent("card_drawn", '{"seq": 7}', "7"),
+            ServerEvent("observers", '{"count": 2}', None),
+            ServerEvent("banked", "line one\nline two", "8"),
+        ], cut
+        assert parser.last_id == "8"  # an event without an id keeps the last one
+
+
+def numbers(got: queue.Queue[ServerEvent], until: int, timeout: float = 10.0) -> list[int]:
+    """The sequence numbers of the numbered events read, until `until` has come."""
+    seen: list[int] = []
+    deadline = time.monotonic() + timeout
+    while not seen or seen[-1] < until:
+        event = got.get(timeout=max(0.01, deadline - time.monotonic()))
+        if event.event == "snapshot":
+            seen.append(-int(event.json()["game"]["seq"]))  # a snapshot, marked negative
+        elif event.id is not None:
+            seen.append(int(event.id))
+    return seen
+
+
+def test_the_reader_resumes_after_a_server_restart_and_misses_nothing(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    settings = server_settings(tmp_path / "lobby.sqlite3")
+    first = LiveServer(settings)
+    game_id, players = seated_game(first)
+    where = [first.base]
+    got: queue.Queue[ServerEvent] = queue.Queue()
+    statuses: list[str] = []
+    stream = EventStream(
+        lambda: f"{where[0]}/games/{game_id}/events", got.put,
+        lambda status, detail: statuses.append(status),
+        read_timeout=3.0, backoff=(0.05, 0.1, 0.2),
+    )
+    stream.start()
+    second: LiveServer | None = None
+    try:
+        before = play(players, game_id, 6, rng)
+        seen = numbers(got, before)
+        assert seen[0] < 0 and seen[1:] == list(range(-seen[0] + 1, before + 1))
+        first.stop()  # the server goes away mid-game, and the stream with it
+        second = LiveServer(settings)  # back on another port, from the same database
+        for player in players.values():
+            player.base = second.base
+        after = play(players, game_id, 8, rng)  # played while the reader is still away
+        assert after > before
+        where[0] = second.base
+        resumed = numbers(got, after)
+        assert resumed == list(range(before + 1, after + 1))  # the gap, in order, no snapshot
+        assert stream.connections == 2 and "reconnecting" in statuses
+        assert stream.last_event_id == str(after)
+    finally:
+        stream.close()
+        assert stream.join(5)
+        (second or first).stop()
