@@ -276,16 +276,12 @@ class TableScene(QGraphicsScene):
                 emblem.setPixmap(self.card_deck.pixmap(emblem_id(suit), emblem_size, ratio))
                 emblem.setPos(slot.center() - QPointF(emblem_size.width() / 2,
                                                       emblem_size.height() / 2))
-        for suit in Suit:
-            rect = geo.slot_rect(suit, True).adjusted(-pad / 2, -pad / 2, pad / 2, pad / 2)
-            self._glows[suit].setPath(_rounded(rect, radius * 1.4))
-            self._rims[suit].setPath(_rounded(rect, radius * 1.4))
         font = QFont()
         font.setPixelSize(max(9, round(geo.card_w * 0.17)))
         for label in (self.deck_label, self.specials_label, self.discard_label):
             label.setFont(font)
         self._place_labels()
-        self._show_focus()
+        self._show_highlights()
         self._snap()
 
     def _counting_rect(self, suit: Suit, top_row: bool) -> QRectF:
@@ -633,24 +629,39 @@ class TableScene(QGraphicsScene):
         """Light up the opponent's suits that may be stolen now; `focus` is the keyboard's pick."""
         self.stealable = tuple(suits)
         self.focus_suit = focus if focus in self.stealable else None
-        for suit in Suit:
-            self._glows[suit].setVisible(suit in self.stealable)
-            self._rims[suit].setVisible(suit in self.stealable)
-        self._show_focus()
+        self._show_highlights()
 
-    def _show_focus(self) -> None:
+    def _stack_rect(self, suit: Suit) -> QRectF:
+        """The opponent's cards of a suit: the counting one and those peeking above it."""
+        held = sum(1 for item in self.bank_piles[self.top_seat()]
+                   if item.card is not None and item.card.suit == suit)
+        rect = self._counting_rect(suit, True)
+        return rect.adjusted(0, -max(0, held - 1) * self.geometry.peek, 0, 0)
+
+    def _show_highlights(self) -> None:
+        geo = self.geometry
+        for suit in Suit:
+            lit = suit in self.stealable
+            self._glows[suit].setVisible(lit)
+            self._rims[suit].setVisible(lit)
+            if lit:
+                pad = geo.card_w * 0.03
+                path = _rounded(self._stack_rect(suit).adjusted(-pad, -pad, pad, pad),
+                                geo.card_w * 0.11)
+                self._glows[suit].setPath(path)
+                self._rims[suit].setPath(path)
         if self.focus_suit is None:
             self._focus_ring.setVisible(False)
             return
-        pad = self.geometry.card_w * 0.12
-        rect = self.geometry.slot_rect(self.focus_suit, True).adjusted(-pad, -pad, pad, pad)
-        self._focus_ring.setPath(_rounded(rect, self.geometry.card_w * 0.14))
+        pad = geo.card_w * 0.08
+        rect = self._stack_rect(self.focus_suit).adjusted(-pad, -pad, pad, pad)
+        self._focus_ring.setPath(_rounded(rect, geo.card_w * 0.15))
         self._focus_ring.setVisible(True)
 
     def suit_at(self, pos: QPointF) -> Suit | None:
         """The opponent's suit slot under a scene position, if it may be stolen now."""
         for suit in self.stealable:
-            if self._glows[suit].path().boundingRect().contains(pos):
+            if self.bank_slot_rect(self.top_seat(), suit).contains(pos):
                 return suit
         return None
 

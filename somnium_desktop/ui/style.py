@@ -45,8 +45,8 @@ QToolButton:focus {{ outline: none; border: 2px solid #ffffff; }}
 #sidePanel {{ background: {PANEL}; border-left: 1px solid #2e2a57; }}
 #panelTitle {{ font-size: 11pt; font-weight: 600; color: {TEXT}; }}
 #panelHint {{ color: {MUTED}; }}
-#gameLog {{ background: {BASE}; border: 1px solid #2e2a57; border-radius: 6px; color: {TEXT}; }}
-#gameLog::item {{ padding: 2px 4px; }}
+#gameLog {{ background: {BASE}; border: 1px solid #2e2a57; border-radius: 6px; color: {TEXT};
+            padding: 4px; }}
 """
 
 

@@ -6,13 +6,22 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, SignalInstance
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QColor,
+    QGuiApplication,
+    QKeySequence,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QListWidget,
     QSizePolicy,
+    QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -22,11 +31,11 @@ from ..client.describe import Speaker, result_title
 from ..client.source import TableSource
 from ..game.actions import Draw, EndTurn
 from ..game.cards import Suit
-from ..game.events import Event
+from ..game.events import Event, GameEnded, TurnPassed
 from ..game.view import View
 from .accessibility import announce
 from .cards import CardDeck
-from .scene import TableScene
+from .scene import ACCENT, TableScene
 from .view import TableView
 
 if TYPE_CHECKING:
@@ -70,26 +79,51 @@ class PlayerStrip(QFrame):
         self.style().polish(self)
 
 
-class GameLog(QListWidget):
-    """Every action of the game, one plain sentence per event."""
+class GameLog(QTextEdit):
+    """Every action of the game, one plain sentence (a paragraph) per event; read-only,
+    selectable and copyable. A new turn starts with a little space and a brighter line."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("gameLog")
         self.setAccessibleName("Game log")
-        self.setWordWrap(True)
-        self.setUniformItemSizes(False)
+        self.setReadOnly(True)
+        self.setUndoRedoEnabled(False)
+        self.setAcceptRichText(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setResizeMode(QListWidget.ResizeMode.Adjust)
-        self.setTextElideMode(Qt.TextElideMode.ElideNone)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self._lines: list[str] = []
 
-    def add_line(self, text: str) -> None:
-        self.addItem(text)
-        self.scrollToBottom()
+    def add_line(self, text: str, headline: bool = False) -> None:
+        block = QTextBlockFormat()
+        block.setBottomMargin(2)
+        look = QTextCharFormat()
+        if headline:
+            block.setTopMargin(7)
+            look.setForeground(QColor(ACCENT))
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if self._lines:
+            cursor.insertBlock(block, look)
+        else:
+            cursor.setBlockFormat(block)
+        cursor.insertText(text, look)
+        self._lines.append(text)
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def clear(self) -> None:
+        self._lines.clear()
+        super().clear()
 
     def lines(self) -> list[str]:
-        return [self.item(i).text() for i in range(self.count())]
+        return list(self._lines)
+
+    def count(self) -> int:
+        return len(self._lines)
 
 
 class GameOverPanel(QFrame):
@@ -357,7 +391,7 @@ class TableWidget(QWidget):
 
     def _event_played(self, event: Event) -> None:
         text = self.speaker.describe(event)
-        self.log.add_line(text)
+        self.log.add_line(text, headline=isinstance(event, TurnPassed | GameEnded))
         self.announce(text)
 
     def announce(self, text: str) -> None:

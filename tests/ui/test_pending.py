@@ -6,39 +6,18 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.source import TableSource
-from somnium_desktop.game import Action, GameState, IllegalAction, Suit, View, apply, view_of
+from somnium_desktop.game import Action, GameState, IllegalAction, Suit, apply
 from somnium_desktop.ui.table import TableWidget
 from tests.game_helpers import c, stacked
+from tests.ui.sources import StateSource
 
 
-class Remote(TableSource):
+class Remote(StateSource):
     """Seat 0 of a game whose rules run "elsewhere": each action's answer comes 150 ms later."""
 
     def __init__(self, state: GameState) -> None:
-        super().__init__()
-        self.state = state
+        super().__init__(state, 0, "Far away", "remote-1")
         self.sent: list[Action] = []
-
-    @property
-    def game_name(self) -> str:
-        return "Far away"
-
-    @property
-    def game_id(self) -> str:
-        return "remote-1"
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return ("Ada", "Bea")
-
-    @property
-    def my_seat(self) -> int:
-        return 0
-
-    @property
-    def view(self) -> View:
-        return view_of(self.state)
 
     def act(self, action: Action) -> None:
         self.sent.append(action)

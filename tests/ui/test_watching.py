@@ -6,40 +6,19 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.source import TableSource
-from somnium_desktop.game import Action, GameState, View, apply, new_game, view_of
+from somnium_desktop.game import Action, apply, new_game
 from somnium_desktop.ui.table import TableWidget
 from tests.client.helpers import PlainBot
+from tests.ui.sources import StateSource
 
 
-class Broadcast(TableSource):
+class Broadcast(StateSource):
     """A game between two bots that a watcher follows: events arrive step by step."""
 
     def __init__(self, seed: int) -> None:
-        super().__init__()
-        self.state: GameState = new_game(seed)
+        super().__init__(new_game(seed), None, "Two bots", "watch-1")
         self.bots = (PlainBot(keep=2), PlainBot(keep=3))
         self.acted: list[Action] = []
-
-    @property
-    def game_name(self) -> str:
-        return "Two bots"
-
-    @property
-    def game_id(self) -> str:
-        return "watch-1"
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return ("Ada", "Bea")
-
-    @property
-    def my_seat(self) -> None:
-        return None
-
-    @property
-    def view(self) -> View:
-        return view_of(self.state)
 
     def step(self) -> None:
         seat = self.state.turn
