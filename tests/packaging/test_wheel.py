@@ -52,16 +52,19 @@ def test_a_wheel_installed_in_a_fresh_venv_runs_and_finds_its_art(tmp_path: Path
     for _, shipped in shipped_files(ROOT):
         assert f"somnium_desktop/{shipped}" in names
 
-    # What `pipx install` does: a venv of its own, the wheel and its dependencies from the index.
-    venv = tmp_path / "venv"
-    _run(sys.executable, "-m", "venv", venv)
-    bin_dir = venv / "bin"
-    _run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         f"{wheel}[server]")
+    # Nothing may come from this checkout, not even for pip (whose cache is kept).
+    clean = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     env = isolated_env(tmp_path)
     env.pop("PYTHONPATH", None)
     outside = tmp_path / "elsewhere"  # the working folder: not the checkout, whose
     outside.mkdir()  # somnium_desktop `python -c` would import first
+
+    # What `pipx install` does: a venv of its own, the wheel and its dependencies from the index.
+    venv = tmp_path / "venv"
+    _run(sys.executable, "-m", "venv", venv, env=clean, cwd=outside)
+    bin_dir = venv / "bin"
+    _run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         f"{wheel}[server]", env=clean, cwd=outside)
 
     assert _run(bin_dir / "somnium", "--version", env=env).strip() == f"somnium {__version__}"
     assert _run(bin_dir / "somnium-server", "--version", env=env).strip() == (
