@@ -97,14 +97,13 @@ class StreamGone(Exception):
 
 
 def _abort(response: requests.Response) -> None:
-    """Unblock a reader waiting on this response's socket, from another thread."""
+    """Wake a reader waiting on this response's socket, from another thread: the read ends
+    (the reader closes the response itself; closing it from here races with the read)."""
     connection = getattr(response.raw, "connection", None)
     sock = getattr(connection, "sock", None)
     if isinstance(sock, socket.socket):
         with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RDWR)
-    with contextlib.suppress(Exception):
-        response.close()
 
 
 def _refusal(response: requests.Response) -> str:
@@ -190,6 +189,10 @@ class EventStream:
                 except (requests.RequestException, OSError, ValueError) as error:
                     delivered = False
                     reason = _plain(error)
+                except Exception:
+                    if self._stop.is_set():  # closed under the read: whatever it raised
+                        return
+                    raise
                 if self._stop.is_set():
                     return
                 failures = 0 if delivered else failures + 1
