@@ -27,9 +27,9 @@ def line(game_id: str, status: str, *players: Seat, **rest: object) -> GameSumma
 
 
 def test_lines_say_how_games_stand() -> None:
-    assert status_text(line("A", "waiting", ADA, OPEN)) == "Waiting for a player"
+    assert status_text(line("A", "waiting", ADA, OPEN)) == "Waiting"
     assert status_text(line("B", "playing", ADA, BEA, turn=1)) == "Bea's turn"
-    assert status_text(line("C", "finished", ADA, BEA, winner=0)) == "Finished: Ada won"
+    assert status_text(line("C", "finished", ADA, BEA, winner=0)) == "Ada won"
     assert status_text(line("D", "finished", ADA, BEA)) == "Finished"
 
 
