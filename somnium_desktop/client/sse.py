@@ -184,6 +184,7 @@ class EventStream:
                     delivered = self._read_once()
                     reason = "the server ended the stream"
                 except StreamGone as gone:
+                    log.warning("%s: %s", self._thread.name, gone)
                     self._status("failed", str(gone))
                     return
                 except (requests.RequestException, OSError, ValueError) as error:
@@ -197,6 +198,7 @@ class EventStream:
                     return
                 failures = 0 if delivered else failures + 1
                 delay = self.backoff[min(failures, len(self.backoff) - 1)]
+                log.info("%s: %s; reconnecting in %.2f s", self._thread.name, reason, delay)
                 self._status("reconnecting", reason)
                 self._stop.wait(delay * random.uniform(0.8, 1.2))
         finally:
