@@ -77,10 +77,6 @@ class Settings:
     public_url: str = field(
         default="", metadata={"help": "the URL people reach this server at (for links)"}
     )
-    session_days: float = field(
-        default=30.0,
-        metadata={"help": "how long a session lasts, in days", "type": _positive(float)},
-    )
     keepalive: float = field(
         default=15.0,
         metadata={"help": "seconds between keep-alive comments on event streams",

@@ -98,6 +98,7 @@ class GameService:
         """Reload a finished game's recent events and action answers if they were let go."""
         if room.status == "finished" and not room.window and room.seq:
             await self._load_history(room)
+            self._let_go_later(room)
 
     async def _load_history(self, room: GameRoom) -> None:
         """The recent events (for Last-Event-ID resume) and the answers given (for retries)."""

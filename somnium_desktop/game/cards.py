@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 
@@ -60,13 +60,13 @@ class Card:
     kind: Kind
     suit: Suit | None = None
     value: int = 0
+    # The card's wire name: "angels-3", "fool" or "death". Worked out once: every view and
+    # event the server sends names cards by it.
+    code: str = field(init=False, compare=False, repr=False)
 
-    @property
-    def code(self) -> str:
-        """The card's wire name: "angels-3", "fool" or "death"."""
-        if self.suit is None:
-            return self.kind.value
-        return f"{self.suit.code}-{self.value}"
+    def __post_init__(self) -> None:
+        code = self.kind.value if self.suit is None else f"{self.suit.code}-{self.value}"
+        object.__setattr__(self, "code", code)
 
     @property
     def label(self) -> str:

@@ -148,6 +148,8 @@ def test_bad_requests_get_clear_4xx_answers(server: LiveServer) -> None:
     assert bad_level.status_code == 422 and "godlike" in bad_level.json()["message"]
     assert ann.post("/games/ZZZZZZZ/join").status_code == 404
     assert ann.post("/games/not-an-id!/join").status_code == 422
+    bad_id = server.get("/games/not-an-id!")
+    assert bad_id.status_code == 422 and bad_id.json()["message"].startswith("game_id")
     assert server.get("/no/such/route").status_code == 404
 
 

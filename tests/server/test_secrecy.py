@@ -146,7 +146,7 @@ def test_no_payload_holds_the_deck_order_or_the_seed(tmp_path: Path) -> None:
                         f"{body[:3000]!r} deck={state['deck']} over={state['over']}"
                     )
             assert card not in logs
-        if state["deck"]:
+        if len(state["deck"]) >= 3:  # a shorter run may be a Fool seen earlier, by chance
             order = ",".join(f'"{card}"' for card in state["deck"][:3]).encode()
             assert order not in payload
     # every card code seen on the wire for a game is one already dealt there
