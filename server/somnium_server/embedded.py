@@ -21,13 +21,10 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from fastapi import FastAPI
-
-from .app import create_app
-from .cli import Server, uvicorn_config
-from .config import Settings
+if TYPE_CHECKING:
+    from .config import Settings
 
 LOCK_FILE = "server.lock"
 STATE_FILE = "server.json"
@@ -71,39 +68,13 @@ def forget_state(data_dir: Path) -> None:
 
 def settings_for(data_dir: Path, keepalive: float = 15.0) -> Settings:
     """The built-in server's settings: loopback only, local accounts, quiet logs."""
+    from .config import Settings
+
     return Settings(
         host="127.0.0.1", port=0, database=data_dir / DATABASE, local_accounts=True,
         access_log=False, log_level="warning", keepalive=keepalive,
         max_streams=256,  # every app instance on this computer comes from 127.0.0.1
     )
-
-
-class EmbeddedServer(Server):
-    """uvicorn that announces where it listens, and leaves once its app and streams are gone."""
-
-    def __init__(self, config: Any, data_dir: Path, idle: float) -> None:
-        super().__init__(config)
-        self.data_dir = data_dir
-        self.idle = idle
-        self.owner_gone = threading.Event()
-        self._quiet_ticks = 0
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.should_exit or not self.servers:
-            return
-        port = self.servers[0].sockets[0].getsockname()[1]
-        write_state(self.data_dir, {"port": port, "pid": os.getpid()})
-        print(json.dumps({"port": port}), flush=True)
-
-    async def on_tick(self, counter: int) -> bool:
-        if self.owner_gone.is_set():
-            app = self.config.app
-            streams = app.state.ctx.hub.subscribers if isinstance(app, FastAPI) else ()
-            self._quiet_ticks = 0 if streams else self._quiet_ticks + 1
-            if self._quiet_ticks * 0.1 >= self.idle:  # uvicorn ticks every 0.1 s
-                return True
-        return await super().on_tick(counter)
 
 
 def watch_owner(gone: threading.Event) -> None:
@@ -128,11 +99,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data_dir: Path = args.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
-    held = lock(data_dir / LOCK_FILE)
+    held = lock(data_dir / LOCK_FILE)  # first: a second server gives up before its imports
     if held is None:
         print(json.dumps({"running": True}), flush=True)
         return ALREADY_RUNNING
     try:
+        from .app import create_app
+        from .cli import uvicorn_config
+        from .embedded_server import EmbeddedServer
+
         settings = settings_for(data_dir, args.keepalive)
         app = create_app(settings)
         server = EmbeddedServer(uvicorn_config(settings, app), data_dir, args.idle)

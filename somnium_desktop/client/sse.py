@@ -97,14 +97,13 @@ class StreamGone(Exception):
 
 
 def _abort(response: requests.Response) -> None:
-    """Unblock a reader waiting on this response's socket, from another thread."""
+    """Wake a reader waiting on this response's socket, from another thread: the read ends
+    (the reader closes the response itself; closing it from here races with the read)."""
     connection = getattr(response.raw, "connection", None)
     sock = getattr(connection, "sock", None)
     if isinstance(sock, socket.socket):
         with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RDWR)
-    with contextlib.suppress(Exception):
-        response.close()
 
 
 def _refusal(response: requests.Response) -> str:
@@ -185,15 +184,21 @@ class EventStream:
                     delivered = self._read_once()
                     reason = "the server ended the stream"
                 except StreamGone as gone:
+                    log.warning("%s: %s", self._thread.name, gone)
                     self._status("failed", str(gone))
                     return
                 except (requests.RequestException, OSError, ValueError) as error:
                     delivered = False
                     reason = _plain(error)
+                except Exception:
+                    if self._stop.is_set():  # closed under the read: whatever it raised
+                        return
+                    raise
                 if self._stop.is_set():
                     return
                 failures = 0 if delivered else failures + 1
                 delay = self.backoff[min(failures, len(self.backoff) - 1)]
+                log.info("%s: %s; reconnecting in %.2f s", self._thread.name, reason, delay)
                 self._status("reconnecting", reason)
                 self._stop.wait(delay * random.uniform(0.8, 1.2))
         finally:

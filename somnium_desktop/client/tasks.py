@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from PySide6.QtCore import QObject, Signal, SignalInstance
 from .errors import LobbyError
 
 T = TypeVar("T")
+log = logging.getLogger("somnium_desktop.operations")
 
 
 @dataclass
@@ -100,6 +102,7 @@ class Operations(QObject):
             if job.on_success is not None:
                 job.on_success(result)
         elif isinstance(result, LobbyError) and job.on_failure is not None:
+            log.info("%s failed: %s", job.label or "an operation", result)
             job.on_failure(result)
         elif isinstance(result, BaseException):
             raise result

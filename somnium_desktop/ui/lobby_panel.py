@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # (types only: the panel is built at start-up, before any HTT
     from ..client.lobby_client import GameSummary, LevelInfo
 
 COLUMNS = ("Game", "Player 1", "Player 2", "Status", "Watching")
+NARROW = 80  # at most this wide (in pixels), the columns after the game's name
 NAME, SEAT_1, SEAT_2, STATUS, WATCHING = range(len(COLUMNS))
 OPEN = "open"  # a click watches (or, at one's own table, plays)
 JOIN = "join"  # a click takes the open seat
@@ -41,13 +42,13 @@ JOIN = "join"  # a click takes the open seat
 def status_text(game: GameSummary) -> str:
     """How a lobby line stands: waiting for a player, whose turn it is, who won."""
     if game.status == "waiting":
-        return "Waiting for a player"
+        return "Waiting"
     if game.status == "playing":
         if game.turn is None:
             return "Playing"
         return f"{game.names[game.turn]}'s turn"
     if game.winner is not None and game.winner in (0, 1):
-        return f"Finished: {game.names[game.winner]} won"
+        return f"{game.names[game.winner]} won"
     return "Finished"
 
 
@@ -72,10 +73,12 @@ class GameList(QTableWidget):
         self.setTabKeyNavigation(False)  # Tab leaves the list; arrows move inside it
         self.setWordWrap(False)
         self.setShowGrid(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
-        for column in (SEAT_1, SEAT_2, STATUS, WATCHING):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setMinimumSectionSize(36)
         self.cellClicked.connect(self._choose)
         self.games: list[GameSummary] = []
 
@@ -101,6 +104,9 @@ class GameList(QTableWidget):
         self.setRowCount(len(self.games))
         for row, game in enumerate(self.games):
             self._fill(row, game, me)
+        for column in (SEAT_1, SEAT_2, STATUS, WATCHING):  # what fits; the name gets the rest
+            self.resizeColumnToContents(column)
+            self.setColumnWidth(column, min(self.columnWidth(column), NARROW))
         if kept_id is not None:
             row = next((n for n, g in enumerate(self.games) if g.id == kept_id), -1)
             if row >= 0:
@@ -111,13 +117,13 @@ class GameList(QTableWidget):
         name = QTableWidgetItem(game.name)
         verb = "play" if mine else "watch"
         name.setData(Qt.ItemDataRole.UserRole, (OPEN, game.id))
-        name.setToolTip(f"Game {game.id}: click to {verb}")
         name.setData(Qt.ItemDataRole.AccessibleTextRole,
                      f"{game.name}, game {game.id}: press Enter to {verb}")
         if mine:
             font = QFont(name.font())
             font.setBold(True)
             name.setFont(font)
+        name.setToolTip(f"{game.name} (game {game.id}): click to {verb}")
         self.setItem(row, NAME, name)
         open_seat = game.open_seat()
         for column, seat in ((SEAT_1, 0), (SEAT_2, 1)):
@@ -138,6 +144,7 @@ class GameList(QTableWidget):
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Seat {seat + 1}: {label}")
             self.setItem(row, column, item)
         status = QTableWidgetItem(status_text(game))
+        status.setToolTip(status_text(game))
         watching = QTableWidgetItem(str(game.observers))
         watching.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
         watching.setData(Qt.ItemDataRole.AccessibleTextRole, f"{game.observers} watching")

@@ -72,7 +72,7 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
         splitter.setCollapsible(0, False)
-        splitter.setSizes([900, 380])
+        splitter.setSizes([840, 440])
         self.splitter = splitter
         self.setCentralWidget(splitter)
         self.source: TableSource | None = None

@@ -16,6 +16,16 @@ def _bool(value: object) -> bool:
     return bool(value)
 
 
+def server_address(text: str) -> str:
+    """A lobby server's address as typed, made a URL: https:// unless it is on this computer."""
+    text = text.strip().rstrip("/")
+    if not text or "://" in text:
+        return text
+    host = text.split("/")[0].rsplit(":", 1)[0].strip("[]")
+    local = host in ("localhost", "::1") or host.startswith("127.")
+    return f"{'http' if local else 'https'}://{text}"
+
+
 class Settings:
     """Typed access to the stored settings; tests pass a QSettings on a scratch file."""
 
@@ -60,7 +70,7 @@ class Settings:
 
     @server_url.setter
     def server_url(self, value: str) -> None:
-        self.store.setValue("online/server", value.strip().rstrip("/"))
+        self.store.setValue("online/server", server_address(value))
 
     @property
     def plaintext_tokens(self) -> bool:

@@ -129,6 +129,22 @@ def test_the_built_in_server_runs_the_lobby_for_two_windows(
         assert online_game(bea).read_only
         qtbot.waitUntil(lambda: bea.table.shown is not None, timeout=5000)
         assert bea.table.watching.isVisible()
+        # The server dies (a crash, say): the windows start another on the same games.
+        online = bea.online
+        assert online is not None and online.client is not None
+        client, old = online.client, online.client.base_url
+        listed: list[int] = []
+        online.lobby_loaded.connect(lambda: listed.append(len(online.lobby.games)))
+        next(server for server in servers if server.owned).stop()
+        qtbot.waitUntil(lambda: client.base_url != old, timeout=30000)
+        qtbot.waitUntil(lambda: bool(listed), timeout=10000)  # the new server's lobby
+        assert listed == [1] and lobby_row(bea, game.game_id) >= 0
+        # (if both windows started one, the second gave up: the lock was taken)
+        qtbot.waitUntil(lambda: [server.owned for server in servers].count(True) == 1,
+                        timeout=10000)
+        assert online_game(bea).stream is not None
+        qtbot.waitUntil(lambda: online_game(bea).stream.connections == 2,  # type: ignore[union-attr]
+                        timeout=10000)
     finally:
         close_windows(qtbot, ada, bea)
         # No app left: the built-in server has gone too.
