@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QSystemTrayIcon, QWidget
+
+from ..card_ids import icon_svg_path
 
 SHOWN_MS = 8000
 
@@ -32,7 +35,10 @@ class Notifier(QObject):
             return False
         if QSystemTrayIcon.isSystemTrayAvailable() and QSystemTrayIcon.supportsMessages():
             if self._tray is None:
-                self._tray = QSystemTrayIcon(self.window.windowIcon(), self)
+                icon = self.window.windowIcon()
+                if icon.isNull():
+                    icon = QIcon(str(icon_svg_path()))
+                self._tray = QSystemTrayIcon(icon, self)
                 self._tray.setToolTip("Somnium")
             self._tray.show()
             self._tray.showMessage(f"Somnium: {title}", text,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import requests
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..client.errors import ActionRefused, LobbyError, SignedOut
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .signin_dialog import SigninDialog
 
 BUILT_IN = "built-in, on this computer"
+AFTER_LOBBY_AT_LATEST_MS = 1500
 
 
 class SystemTokenStores:
@@ -100,6 +101,7 @@ class OnlinePlay(QObject):
         self._generation = 0
         self._reviving = False
         self._closed = False
+        self._after_lobby: list[Callable[[], None]] = []
         self.ops.busy_changed.connect(lambda busy: panel.set_busy(busy, self.ops.label))
         self.ops.progress.connect(lambda label: panel.set_busy(self.ops.busy, label))
         self._lobby_event.connect(self._on_lobby_event)
@@ -152,9 +154,30 @@ class OnlinePlay(QObject):
         self.client = client = LobbyClient(base, None, http)
         self.panel.set_connected(True)
         self._open_lobby_stream()
+        # The rest once the lobby is listed (or a moment later if it cannot be): the keyring
+        # and its imports take a few hundred milliseconds of CPU that the lobby comes first for.
+        self._after_lobby = [lambda: self._load_levels(client),
+                             lambda: self._restore_sign_in(client, key)]
+        generation = self._generation
+        QTimer.singleShot(AFTER_LOBBY_AT_LATEST_MS, self, lambda: self._lobby_late(generation))
+
+    def _lobby_late(self, generation: int) -> None:
+        if generation == self._generation:
+            self._lobby_listed()
+
+    def _lobby_listed(self) -> None:
+        waiting, self._after_lobby = self._after_lobby, []
+        for then in waiting:
+            then()
+
+    def _load_levels(self, client: LobbyClient) -> None:
         self.ops.run(client.levels, self.panel.set_levels, self._show_error,
                      label="Loading the computer levels…")
+
+    def _restore_sign_in(self, client: LobbyClient, key: str) -> None:
+        """A sign-in kept from before (in the keyring, say), and who it is."""
         stores, generation = self.stores, self._generation
+        base, http = client.base_url, client.http
 
         def restore() -> tuple[AuthSession | None, Account | None]:
             """On a worker: a sign-in kept from before, and who it is."""
@@ -170,7 +193,7 @@ class OnlinePlay(QObject):
                 return None, None
 
         def restored(found: tuple[AuthSession | None, Account | None]) -> None:
-            if generation == self._generation and self.account is None:
+            if client is self.client and generation == self._generation and not self.account:
                 client.auth, account = found
                 self._set_account(account)
 
@@ -237,6 +260,7 @@ class OnlinePlay(QObject):
         self._show_games()
         if change.kind == "snapshot":
             self.lobby_loaded.emit()
+            self._lobby_listed()
         self._tell(change, before)
 
     def _known(self, event: ServerEvent) -> GameSummary | None:

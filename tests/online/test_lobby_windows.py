@@ -14,7 +14,7 @@ from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.game import Draw
 from somnium_desktop.ui.lobby_panel import NAME, status_text
 from somnium_desktop.ui.main_window import MainWindow
-from tests.server.helpers import LiveServer
+from tests.server.helpers import LiveServer, server_settings
 
 from .helpers import cell_text, close_windows, lobby_row, open_window
 
@@ -149,3 +149,25 @@ def test_the_built_in_server_runs_the_lobby_for_two_windows(
         close_windows(qtbot, ada, bea)
         # No app left: the built-in server has gone too.
         assert all(server.wait_stopped(15) for server in servers)
+
+
+def test_another_server_set_in_settings_brings_its_lobby(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    other = LiveServer(server_settings(tmp_path / "other.sqlite3"))
+    window = open_window(qtbot, tmp_path, "Ada", lobby.base)
+    try:
+        there = other.player("Zed").create(name="Zed's table")
+        qtbot.waitUntil(window.lobby_panel.create_button.isEnabled, timeout=5000)
+        assert lobby_row(window, there["id"]) < 0
+        window.open_settings()
+        dialog = window.settings_dialog
+        assert dialog.server.text() == lobby.base
+        dialog.server.setText(other.base.removeprefix("http://"))  # typed without http://
+        dialog.accept()
+        qtbot.waitUntil(lambda: lobby_row(window, there["id"]) >= 0, timeout=5000)
+        assert window.lobby_panel.server.text() == f"Server: {other.base}"
+        assert window.settings.server_url == other.base
+    finally:
+        close_windows(qtbot, window)
+        other.stop()
