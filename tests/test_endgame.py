@@ -52,7 +52,7 @@ def brute_force(state: GameState, me: int) -> float:
 
 def endgames(left: int, count: int) -> list[GameState]:
     """Positions with `left` cards or fewer to go (and a choice to make), from classic games."""
-    found = []
+    found: list[GameState] = []
     seed = 0
     while len(found) < count:
         state = new_game(seed)
