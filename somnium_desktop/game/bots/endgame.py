@@ -16,6 +16,10 @@ Suit = tuple[Stack, Stack, int, int]
 Spot = tuple[int, tuple[Suit, ...], int, int, int]
 
 EMPTY: Suit = ((), (), 0, 0)
+# A suit no card can score in any more, by its unseen count and whether it is on the table.
+DEAD: tuple[tuple[Suit, Suit], ...] = tuple(
+    (((7,), (7,), (1 << n) - 1, 0), ((7,), (7,), (1 << n) - 1, LOW)) for n in range(6)
+)
 BANK = -1  # option keys: BANK, DRAW, or a suit number to steal
 DRAW = -2
 
@@ -33,22 +37,49 @@ def share(diff: int) -> float:
     return 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
 
 
+def canon(suit: Suit, fools: int) -> tuple[int, Suit | None]:
+    """One suit in canonical form: the score it folds into the base, and the suit (None if it
+    is settled for good)."""
+    mine, theirs, mask, table = suit
+    if fools:
+        if not mask and not table and not mine and not theirs:
+            return 0, None
+        return 0, suit
+    held, other = top(mine), top(theirs)
+    if not mask and not table:
+        return held - other, None
+    if table <= held and mask < 1 << max(0, min(held, other) - LOW + 1):
+        # No card left can raise either top: only its busts matter now.
+        return held - other, DEAD[mask.bit_count()][bool(table)]
+    if len(mine) > 1 or len(theirs) > 1:  # without Fools only the tops can matter
+        return 0, (mine[:1], theirs[:1], mask, table)
+    return 0, suit
+
+
 def settle(base: int, suits: list[Suit], fools: int, death: int, left: int) -> Spot:
     """The canonical form of a position: settled suits folded into the base, the rest sorted."""
     live: list[Suit] = []
     for suit in suits:
-        mine, theirs, mask, table = suit
-        if not fools:
-            if not mask and not table:
-                base += top(mine) - top(theirs)
-                continue
-            if len(mine) > 1 or len(theirs) > 1:  # without Fools only the tops can matter
-                suit = (mine[:1], theirs[:1], mask, table)
-        elif not mask and not table and not mine and not theirs:
-            continue
-        live.append(suit)
+        folded, kept = canon(suit, fools)
+        base += folded
+        if kept is not None:
+            live.append(kept)
     live.sort()
     return base, tuple(live), fools, death, left
+
+
+def place(
+    base: int, suits: tuple[Suit, ...], index: int, suit: Suit, fools: int, death: int, left: int
+) -> Spot:
+    """A canonical position with one suit of a canonical one changed."""
+    folded, kept = canon(suit, fools)
+    live = list(suits)
+    if kept is None:
+        del live[index]
+    else:
+        live[index] = kept
+    live.sort()
+    return base + folded, tuple(live), fools, death, left
 
 
 def swapped(
@@ -59,13 +90,24 @@ def swapped(
     left: int,
     banking: bool,
 ) -> Spot:
-    """The position for the other player once the turn ends (table banked or discarded)."""
+    """The position for the other player once the turn ends (table banked or discarded).
+
+    Only the suits with a table card can change form (the others are canonical already)."""
+    base = -base
     turned: list[Suit] = []
-    for mine, theirs, mask, table in suits:
-        if table and banking:
+    for suit in suits:
+        mine, theirs, mask, table = suit
+        if not table:
+            turned.append((theirs, mine, mask, 0))
+            continue
+        if banking:
             mine = tuple(sorted((*mine, table), reverse=True))
-        turned.append((theirs, mine, mask, 0))
-    return settle(-base, turned, fools, death, left)
+        folded, kept = canon((theirs, mine, mask, 0), fools)
+        base += folded
+        if kept is not None:
+            turned.append(kept)
+    turned.sort()
+    return base, tuple(turned), fools, death, left
 
 
 def final_margin(base: int, suits: list[Suit] | tuple[Suit, ...], banking: bool) -> int:
@@ -132,6 +174,7 @@ class Endgame:
             return found
         known = decided(spot)
         if known is not None:
+            self.memo[spot] = known
             return known
         self.budget -= 1
         if self.budget < 0:
@@ -145,20 +188,52 @@ class Endgame:
         self.memo[spot] = best
         return best
 
-    def lost(self, base: int, suits: list[Suit], fools: int, death: int, left: int) -> float:
-        """A bust or Death: the table is discarded and the turn passes, or the game ends."""
+    def lost(
+        self,
+        base: int,
+        suits: list[Suit] | tuple[Suit, ...],
+        fools: int,
+        death: int,
+        left: int,
+        full: bool = False,
+    ) -> float:
+        """A bust or Death: the table is discarded and the turn passes, or the game ends.
+
+        `suits` is canonical but for table cards, unless `full` asks for a complete settling.
+        """
         if left == 0:
             return share(final_margin(base, suits, banking=False))
+        if full:
+            cleared = [(theirs, mine, mask, 0) for mine, theirs, mask, _ in suits]
+            return 1.0 - self.value(settle(-base, cleared, fools, death, left))
         return 1.0 - self.value(swapped(base, suits, fools, death, left, banking=False))
 
-    def goes_on(self, base: int, suits: list[Suit], fools: int, death: int, left: int) -> float:
-        """A card landed safely: the turn goes on, or the last card ends the game, banked."""
+    def goes_on(
+        self,
+        base: int,
+        suits: tuple[Suit, ...],
+        index: int,
+        suit: Suit,
+        fools: int,
+        death: int,
+        left: int,
+        full: bool = False,
+    ) -> float:
+        """A card landed safely (suits[index] is now `suit`): the turn goes on, or the last
+        card ends the game, banked. `full` asks for a complete settling of the position."""
         if left == 0:
-            return share(final_margin(base, suits, banking=True))
-        if fools:
-            suits.sort()
-            return self.value((base, tuple(suits), fools, death, left))
-        return self.value(settle(base, suits, fools, death, left))
+            changed = list(suits)
+            if index >= 0:
+                changed[index] = suit
+            return share(final_margin(base, changed, banking=True))
+        if full:
+            changed = list(suits)
+            if index >= 0:
+                changed[index] = suit
+            return self.value(settle(base, changed, fools, death, left))
+        if index < 0:
+            return self.value((base, suits, fools, death, left))
+        return self.value(place(base, suits, index, suit, fools, death, left))
 
     def draw(self, spot: Spot, floor: float = -1.0) -> float:
         """Draw one card: the average over every card that could come.
@@ -184,34 +259,45 @@ class Endgame:
                     while bits:
                         bit = bits & -bits
                         bits ^= bit
-                        changed = list(suits)
                         if table:
+                            changed = list(suits)
                             changed[index] = (mine, theirs, mask ^ bit, table)
                             last += self.lost(base, changed, fools, death, after)
                         else:
-                            card = LOW + bit.bit_length() - 1
-                            changed[index] = (mine, theirs, mask ^ bit, card)
-                            last += self.goes_on(base, changed, fools, death, after)
+                            card = (mine, theirs, mask ^ bit, LOW + bit.bit_length() - 1)
+                            last += self.goes_on(base, suits, index, card, fools, death, after)
                     previous = suit
                 total += last  # an identical suit has the same outcomes again
                 unseen -= mask.bit_count()
                 if (total + unseen) / left <= floor:
                     return (total + unseen) / left
             if busting and death:
-                total += self.lost(base, list(suits), fools, 0, after)
+                total += self.lost(base, suits, fools, 0, after)
                 unseen -= 1
         if fools:
-            options = self.steals(base, list(suits), fools - 1, death, after)
+            options = self.steals(base, suits, fools - 1, death, after)
             if options:
                 total += fools * max(options.values())
             else:
-                total += fools * self.goes_on(base, list(suits), fools - 1, death, after)
+                total += fools * self.goes_on(
+                    base, suits, -1, EMPTY, fools - 1, death, after, full=fools == 1
+                )
         return total / left
 
     def steals(
-        self, base: int, suits: list[Suit], fools: int, death: int, left: int
+        self,
+        base: int,
+        suits: tuple[Suit, ...],
+        fools: int,
+        death: int,
+        left: int,
+        full: bool = False,
     ) -> dict[int, float]:
-        """The value of stealing from each suit the other player holds (by index in `suits`)."""
+        """The value of stealing from each suit the other player holds (by index in `suits`).
+
+        `suits` is canonical for `fools + 1` Fools; with none left after this one, or if `full`
+        says it is not canonical at all, the positions are settled completely."""
+        full = full or not fools
         options: dict[int, float] = {}
         seen: dict[Suit, int] = {}
         for index, suit in enumerate(suits):
@@ -222,13 +308,13 @@ class Endgame:
                 options[index] = options[seen[suit]]
                 continue
             seen[suit] = index
-            changed = list(suits)
             if table:
+                changed = list(suits)
                 changed[index] = (mine, theirs[1:], mask, table)
-                options[index] = self.lost(base, changed, fools, death, left)
+                options[index] = self.lost(base, changed, fools, death, left, full)
             else:
-                changed[index] = (mine, theirs[1:], mask, theirs[0])
-                options[index] = self.goes_on(base, changed, fools, death, left)
+                stolen = (mine, theirs[1:], mask, theirs[0])
+                options[index] = self.goes_on(base, suits, index, stolen, fools, death, left, full)
         return options
 
     def options(
@@ -241,7 +327,7 @@ class Endgame:
         self.budget = budget
         if steal_pending:
             kept = [(number, suit) for number, suit in enumerate(suits) if suit != EMPTY]
-            values = self.steals(0, [suit for _, suit in kept], fools, death, left)
+            values = self.steals(0, tuple(suit for _, suit in kept), fools, death, left, True)
             return {kept[index][0]: value for index, value in values.items()}
         spot = settle(0, suits, fools, death, left)
         on_table = sum(1 for s in suits if s[3])
