@@ -152,6 +152,7 @@ class MainWindow(QMainWindow):
             self.online = OnlinePlay(self.settings, self.lobby_panel, self, options)
             self.online.game_opened.connect(self._open_online)
             self.online.attention.connect(self.notifier.notify)
+            self.online.left_server.connect(self._left_server)
             self.online.start()
         return self.online
 
@@ -162,6 +163,17 @@ class MainWindow(QMainWindow):
         )
         game.start()
         self.table.view.setFocus()
+
+    def _left_server(self, game: OnlineGame | None, server: str) -> None:
+        """The lobby moved to another server: the game on the table from the old one closes."""
+        if game is None or self.source is not game:
+            return
+        what = "watching" if game.my_seat is None else "your seat at"
+        self._replace_source(None)
+        text = (f"You left the server {server}: {what} “{game.game_name}” was closed. "
+                "Switch back to that server to open it again.")
+        self.table.status.setText(text)
+        self.table.announce(text)
 
     def _replace_source(self, source: TableSource | None) -> None:
         old, self.source = self.source, source

@@ -69,6 +69,7 @@ class OnlinePlay(QObject):
     game_opened = Signal(object)  # an OnlineGame, not started yet
     attention = Signal(str, str)  # title, text: worth a desktop notification in the background
     lobby_loaded = Signal()  # the lobby has listed the server's games (a snapshot came)
+    left_server = Signal(object, str)  # the game on the table from it (or None), its address
     _lobby_event = Signal(object, object)  # stream token, ServerEvent
     _lobby_status = Signal(object, str, str)  # stream token, status, detail
 
@@ -120,6 +121,11 @@ class OnlinePlay(QObject):
     def set_server(self, url: str) -> None:
         if self._closed or url == self.server_setting:
             return
+        if self.server_setting is not None:  # its game (or the one watched) goes with it
+            game, self.current = self.current, None
+            if game is not None and game.closed:
+                game = None
+            self.left_server.emit(game, BUILT_IN if self.built_in else self.server_setting)
         self._disconnect()
         self.server_setting = url
         self._generation += 1

@@ -44,6 +44,11 @@ if TYPE_CHECKING:
 STEAL_KEYS = "1234567890"  # Angels .. Demons
 
 
+IDLE_HINT = (
+    "Play online: create a game, join one with an open seat or watch one in the lobby on the "
+    "right (Ctrl+L). Or play offline: pick a computer level and press Play (Ctrl+N)."
+)
+
 class PlayerStrip(QFrame):
     """One player's name and score; lit while it is that player's turn."""
 
@@ -419,7 +424,7 @@ class TableWidget(QWidget):
         self.me.set_active(False)
         self.game_over.hide()
         self.log.clear()
-        self.status.setText("Pick a computer level and press Play to start a game.")
+        self.status.setText(IDLE_HINT)
         self.scene.set_deck_info(len(self.scene.deck_pile), 3, True)
         self._update_controls()
 

@@ -171,3 +171,29 @@ def test_another_server_set_in_settings_brings_its_lobby(
     finally:
         close_windows(qtbot, window)
         other.stop()
+
+
+def test_leaving_a_server_closes_the_game_watched_there(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    other = LiveServer(server_settings(tmp_path / "other.sqlite3"))
+    window = open_window(qtbot, tmp_path, "Ada", lobby.base)
+    try:
+        here = lobby.player("Zed").create(name="Zed's table")
+        qtbot.waitUntil(lambda: lobby_row(window, here["id"]) >= 0, timeout=5000)
+        window.lobby_panel.open_clicked.emit(here["id"])  # watch it
+        qtbot.waitUntil(lambda: isinstance(window.source, OnlineGame), timeout=5000)
+        watched = online_game(window)
+        assert watched.game_id == here["id"]
+        window.settings.server_url = other.base
+        window.apply_settings()
+        assert window.source is None
+        assert watched.closed
+        assert window.table.game_name.text() == "No game yet"
+        assert "You left the server" in window.table.status.text()
+        assert "Zed's table" in window.table.last_announcement
+        qtbot.waitUntil(lambda: window.lobby_panel.create_button.isEnabled(), timeout=5000)
+        assert lobby_row(window, here["id"]) < 0
+    finally:
+        close_windows(qtbot, window)
+        other.stop()
