@@ -45,8 +45,8 @@ STEAL_KEYS = "1234567890"  # Angels .. Demons
 
 
 IDLE_HINT = (
-    "Play online: create a game, join one with an open seat or watch one in the lobby on the "
-    "right (Ctrl+L). Or play offline: pick a computer level and press Play (Ctrl+N)."
+    "Online: create a game, join one or watch one in the lobby (Ctrl+L). "
+    "Offline: pick a computer level and press Play."
 )
 
 class PlayerStrip(QFrame):
@@ -297,6 +297,8 @@ class TableWidget(QWidget):
         self.status.setObjectName("status")
         self.status.setAccessibleName("Table status")
         self.status.setWordWrap(True)
+        # Room for two lines whatever it says, so a longer line never moves the table.
+        self.status.setMinimumHeight(2 * self.status.fontMetrics().lineSpacing())
         self.status.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         row.addWidget(self.draw_button)
         row.addWidget(self.end_turn_button)
