@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtGui import QFont, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -35,6 +35,9 @@ if TYPE_CHECKING:  # (types only: the panel is built at start-up, before any HTT
 COLUMNS = ("Game", "Player 1", "Player 2", "Status", "Watching")
 NARROW = 80  # at most this wide (in pixels), the columns after the game's name
 NAME, SEAT_1, SEAT_2, STATUS, WATCHING = range(len(COLUMNS))
+NARROW_COLUMNS = (SEAT_1, SEAT_2, STATUS, WATCHING)
+CELL_PADDING = 12  # around a cell's text (pixels)
+HEADER_PADDING = 20  # around a header's text
 OPEN = "open"  # a click watches (or, at one's own table, plays)
 JOIN = "join"  # a click takes the open seat
 
@@ -81,6 +84,8 @@ class GameList(QTableWidget):
         header.setMinimumSectionSize(36)
         self.cellClicked.connect(self._choose)
         self.games: list[GameSummary] = []
+        self._me: str | None = None
+        self._widths = self._header_widths()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
@@ -96,61 +101,150 @@ class GameList(QTableWidget):
             self.chosen.emit(*data)
 
     def show_games(self, games: Sequence[GameSummary], me: str | None) -> None:
-        """Show these games; the current game and column stay where they were."""
+        """Show these games, changing only the lines that changed: the marked cell, the
+        selection, the scroll position and the keyboard focus stay where they were."""
+        new = list(games)
         current = self.currentRow()
         kept_id = self.games[current].id if 0 <= current < len(self.games) else None
         kept_column = max(0, self.currentColumn())
-        self.games = list(games)
-        self.setRowCount(len(self.games))
-        for row, game in enumerate(self.games):
-            self._fill(row, game, me)
-        for column in (SEAT_1, SEAT_2, STATUS, WATCHING):  # what fits; the name gets the rest
-            self.resizeColumnToContents(column)
-            self.setColumnWidth(column, min(self.columnWidth(column), NARROW))
-        if kept_id is not None:
-            row = next((n for n, g in enumerate(self.games) if g.id == kept_id), -1)
-            if row >= 0:
+        top = self._top_line()
+        everything = me != self._me or not self.games
+        self._me = me
+        wanted = {game.id for game in new}
+        changed: list[int] = []
+        for row in range(len(self.games) - 1, -1, -1):  # gone: bottom up
+            if self.games[row].id not in wanted:
+                self.removeRow(row)
+                del self.games[row]
+        for row, game in enumerate(new):
+            if row < len(self.games) and self.games[row].id == game.id:
+                if everything or self.games[row] != game:
+                    self.games[row] = game
+                    changed.append(row)
+                continue
+            moved = self.row_of(game.id)
+            if moved >= 0:  # (lines only move if the order changes)
+                self.removeRow(moved)
+                del self.games[moved]
+            self.insertRow(row)
+            self.games.insert(row, game)
+            changed.append(row)
+        for row in changed:
+            self._fill(row, self.games[row], me)
+        self._measure(changed, again=everything)
+        if kept_id is not None and self.currentRow() >= 0:
+            row = self.row_of(kept_id)
+            if row >= 0 and row != self.currentRow():
                 self.setCurrentCell(row, kept_column)
+        if top is not None:
+            self._keep_top(*top)
+
+    def _top_line(self) -> tuple[str, int] | None:
+        """The game on the first visible line and its offset, when the list is scrolled."""
+        if self.verticalScrollBar().value() == 0:
+            return None
+        row = self.rowAt(0)
+        return (self.games[row].id, self.rowViewportPosition(row)) if row >= 0 else None
+
+    def _keep_top(self, game_id: str, offset: int) -> None:
+        """Scroll so that `game_id` is where it was (lines came or went above it)."""
+        row = self.row_of(game_id)
+        if row < 0:
+            return
+        self.updateGeometries()  # the scroll bar's range, for the rows added
+        bar = self.verticalScrollBar()
+        if self.verticalScrollMode() == QAbstractItemView.ScrollMode.ScrollPerItem:
+            bar.setValue(row)
+        else:
+            bar.setValue(bar.value() + self.rowViewportPosition(row) - offset)
+
+    def _cell(self, row: int, column: int, text: str, action: tuple[str, str]) -> QTableWidgetItem:
+        """The cell's item (made once, then updated in place) with its text and its action."""
+        item = self.item(row, column)
+        if item is None:
+            item = QTableWidgetItem()
+            self.setItem(row, column, item)
+        item.setText(text)
+        item.setData(Qt.ItemDataRole.UserRole, action)
+        return item
 
     def _fill(self, row: int, game: GameSummary, me: str | None) -> None:
         mine = game.seat_of(me) is not None
-        name = QTableWidgetItem(game.name)
         verb = "play" if mine else "watch"
-        name.setData(Qt.ItemDataRole.UserRole, (OPEN, game.id))
+        opened = (OPEN, game.id)
+        name = self._cell(row, NAME, game.name, opened)
         name.setData(Qt.ItemDataRole.AccessibleTextRole,
                      f"{game.name}, game {game.id}: press Enter to {verb}")
-        if mine:
-            font = QFont(name.font())
-            font.setBold(True)
-            name.setFont(font)
+        font = QFont(self.font())
+        font.setBold(mine)
+        name.setFont(font)
         name.setToolTip(f"{game.name} (game {game.id}): click to {verb}")
-        self.setItem(row, NAME, name)
         open_seat = game.open_seat()
         for column, seat in ((SEAT_1, 0), (SEAT_2, 1)):
             label = game.names[seat]
-            item = QTableWidgetItem(label)
-            if seat == open_seat and not mine:
-                item.setText("Join")
-                item.setData(Qt.ItemDataRole.UserRole, (JOIN, game.id))
+            joinable = seat == open_seat and not mine
+            item = self._cell(row, column, "Join" if joinable else label,
+                              (JOIN, game.id) if joinable else opened)
+            font = QFont(self.font())
+            font.setUnderline(joinable)
+            item.setFont(font)
+            if joinable:
                 item.setToolTip("Click to take this seat")
                 item.setData(Qt.ItemDataRole.AccessibleTextRole,
                              f"Open seat at {game.name}: press Enter to join")
                 item.setForeground(self.palette().link())
-                font = QFont(item.font())
-                font.setUnderline(True)
-                item.setFont(font)
             else:
-                item.setData(Qt.ItemDataRole.UserRole, (OPEN, game.id))
+                item.setToolTip(label)
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Seat {seat + 1}: {label}")
-            self.setItem(row, column, item)
-        status = QTableWidgetItem(status_text(game))
+                item.setData(Qt.ItemDataRole.ForegroundRole, None)
+        status = self._cell(row, STATUS, status_text(game), opened)
         status.setToolTip(status_text(game))
-        watching = QTableWidgetItem(str(game.observers))
+        watching = self._cell(row, WATCHING, str(game.observers), opened)
         watching.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
         watching.setData(Qt.ItemDataRole.AccessibleTextRole, f"{game.observers} watching")
-        for column, cell in ((STATUS, status), (WATCHING, watching)):
-            cell.setData(Qt.ItemDataRole.UserRole, (OPEN, game.id))
-            self.setItem(row, column, cell)
+
+    # ----- column widths -----
+    def _measure(self, rows: Sequence[int], again: bool) -> None:
+        """Widen the narrow columns for the texts of these rows (all rows when `again`):
+        only the lines that changed are measured, not the whole list on every event."""
+        if again:
+            self._widths = dict(self._header_widths())
+            rows = range(self.rowCount())
+        metrics = self.fontMetrics()
+        for row in rows:
+            for column in NARROW_COLUMNS:
+                item = self.item(row, column)
+                if item is not None:
+                    width = metrics.horizontalAdvance(item.text()) + CELL_PADDING
+                    if width > self._widths[column]:
+                        self._widths[column] = min(width, NARROW)
+        self._fit_columns()
+
+    def _header_widths(self) -> dict[int, int]:
+        metrics = self.horizontalHeader().fontMetrics()
+        return {column: min(NARROW, metrics.horizontalAdvance(COLUMNS[column]) + HEADER_PADDING)
+                for column in NARROW_COLUMNS}
+
+    def name_room(self) -> int:
+        """The least the game's name column gets: its header in full and a few letters."""
+        header = self.horizontalHeader().fontMetrics().horizontalAdvance(COLUMNS[NAME])
+        return max(header + HEADER_PADDING, self.fontMetrics().horizontalAdvance("Table 12"))
+
+    def _fit_columns(self) -> None:
+        """The narrow columns as measured, shrunk alike when the name would not fit its room;
+        the name's column (stretching) takes what they leave."""
+        wanted = [self._widths[column] for column in NARROW_COLUMNS]
+        room = max(0, self.viewport().width() - self.name_room())
+        if sum(wanted) > room:
+            least = self.horizontalHeader().minimumSectionSize()
+            wanted = [max(least, width * room // sum(wanted)) for width in wanted]
+        for column, width in zip(NARROW_COLUMNS, wanted, strict=True):
+            if self.columnWidth(column) != width:
+                self.setColumnWidth(column, width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_columns()
 
     def row_of(self, game_id: str) -> int:
         return next((n for n, g in enumerate(self.games) if g.id == game_id), -1)

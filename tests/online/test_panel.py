@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.lobby_client import GameSummary, Seat
-from somnium_desktop.ui.lobby_panel import NAME, SEAT_2, LobbyPanel, status_text
+from somnium_desktop.ui.lobby_panel import (
+    COLUMNS,
+    NAME,
+    SEAT_1,
+    SEAT_2,
+    STATUS,
+    WATCHING,
+    LobbyPanel,
+    status_text,
+)
 from somnium_desktop.ui.settings import server_address
 
 ADA = Seat(0, "person", "u-ada", "Ada")
@@ -67,3 +78,73 @@ def test_a_server_address_as_typed_becomes_a_url() -> None:
     assert server_address("[::1]:9") == "http://[::1]:9"
     assert server_address("http://lobby:80") == "http://lobby:80"
     assert server_address("  ") == ""
+
+
+def many(count: int) -> list[GameSummary]:
+    """`count` lobby lines, newest first."""
+    return [line(f"G{n}", "playing", ADA, BEA, turn=n % 2, created_at=float(n))
+            for n in range(count, 0, -1)]
+
+
+def test_lobby_events_change_lines_in_place_and_keep_the_place(qtbot: QtBot) -> None:
+    panel = LobbyPanel()
+    qtbot.addWidget(panel)
+    panel.resize(440, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    table = panel.games
+    games = many(500)
+    panel.set_games(games, me=None)
+    assert table.rowCount() == 500
+    table.setFocus()
+    table.setCurrentCell(250, SEAT_1)
+    table.scrollToItem(cell(panel, 240, NAME), table.ScrollHint.PositionAtTop)
+    top = games[table.rowAt(0)].id
+    kept, kept_id = cell(panel, 100, STATUS), games[100].id
+    # 50 events: turns pass, people watch, a game closes, new ones come on top.
+    for n in range(50):
+        row = (n * 37) % len(games)
+        if n % 10 == 9:
+            del games[row]
+        elif n % 10 == 4:
+            games.insert(0, line(f"N{n}", "waiting", BEA, OPEN, created_at=1000.0 + n))
+        else:
+            games[row] = replace(games[row], turn=1 - (games[row].turn or 0),
+                                 observers=games[row].observers + 1)
+        panel.set_games(games, me=None)
+    assert table.rowCount() == len(games) == 500 + 5 - 5
+    assert [cell(panel, row, NAME).text() for row in range(table.rowCount())] == [
+        game.name for game in games]
+    assert [cell(panel, row, STATUS).text() for row in range(table.rowCount())] == [
+        status_text(game) for game in games]
+    assert [cell(panel, row, WATCHING).text() for row in range(table.rowCount())] == [
+        str(game.observers) for game in games]
+    assert cell(panel, 0, SEAT_2).text() == "Join"
+    assert games[table.currentRow()].id == "G250" and table.currentColumn() == SEAT_1
+    assert table.selectedItems() == [table.item(table.currentRow(), SEAT_1)]
+    assert games[table.rowAt(0)].id == top  # the lines in view stay in view
+    assert panel.focusWidget() is table
+    assert kept_id in {game.id for game in games}
+    assert table.item(table.row_of(kept_id), STATUS) is kept  # the same cell, not a new one
+    panel.close()
+
+
+def test_the_game_column_shows_its_header_however_narrow_the_panel(qtbot: QtBot) -> None:
+    panel = LobbyPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    long = Seat(0, "person", "u-long", "Bartholomew Longname-Smythe")
+    panel.set_games([line("A", "playing", long, BEA, turn=0, observers=12345)], me=None)
+    table = panel.games
+    header = table.horizontalHeader()
+    widths = set()
+    for width in (200, 300, 360, 440, 700):
+        panel.resize(width, 500)
+        qtbot.wait(20)
+        needed = header.fontMetrics().horizontalAdvance(COLUMNS[NAME])
+        assert table.columnWidth(NAME) >= needed + 12, width
+        used = sum(table.columnWidth(column) for column in range(len(COLUMNS)))
+        assert used <= table.viewport().width() + 1, width  # nothing cut off on the right
+        widths.add(table.viewport().width())
+    assert len(widths) >= 3  # (the panel did get narrower and wider)
+    panel.close()
