@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from pathlib import Path
 from typing import Any
 
 import requests
 
-from .credentials import TokenStore
+from .credentials import Stored, TokenStore, refresh_lock
 from .signin import CLIENT_ID, HTTP_TIMEOUT, SigninRejected, TokenSet, token_request
 
 
@@ -21,15 +22,23 @@ class AuthSession:
 
     The refresh token rotates on every refresh and the new one replaces the old in the store.
     A refresh token the server no longer accepts is removed from the store and SignInRequired
-    is raised.
+    is raised. The store is shared by every window of the app of this user (one sign-in per
+    server per user): refreshes take turns under a lock across processes, and each is made
+    with the token the store holds then, whoever put it there.
     """
 
     def __init__(
-        self, server_url: str, store: TokenStore, http: requests.Session | None = None
+        self,
+        server_url: str,
+        store: TokenStore,
+        http: requests.Session | None = None,
+        lock_path: Path | None = None,
     ) -> None:
         self.server_url = server_url.rstrip("/")
         self.store = store
         self.http = http or requests.Session()
+        self.lock_path = lock_path
+        self.user_id: str | None = None  # whose sign-in this is, once known (claim)
         self._access_token: str | None = None
         self._lock = threading.Lock()
 
@@ -42,23 +51,41 @@ class AuthSession:
     def signed_in(self) -> bool:
         return self._access_token is not None or self.store.load() is not None
 
+    def stored(self) -> Stored | None:
+        """What the store holds now (another window may have changed it)."""
+        return Stored.read(self.store)
+
     def adopt(self, tokens: TokenSet) -> None:
         """Take the tokens of a finished sign-in."""
         with self._lock:
-            self.store.save(tokens.refresh_token)
+            Stored(tokens.refresh_token).write(self.store)
+            self.user_id = None
             self._access_token = tokens.access_token
+
+    def claim(self, user_id: str) -> None:
+        """Note whose sign-in this is (learnt from /me), beside the refresh token."""
+        with self._lock, refresh_lock(self.lock_path):
+            self.user_id = user_id
+            stored = self.stored()
+            if stored is not None and stored.user_id != user_id:
+                Stored(stored.refresh_token, user_id).write(self.store)
+
+    def forget_access(self) -> None:
+        """Drop the access token: the next request refreshes with what the store holds."""
+        with self._lock:
+            self._access_token = None
 
     def refresh(self) -> None:
         """Trade the stored refresh token for new tokens; SignInRequired when it is dead."""
-        with self._lock:
-            refresh_token = self.store.load()
-            if refresh_token is None:
+        with self._lock, refresh_lock(self.lock_path):
+            stored = self.stored()
+            if stored is None:
                 self._access_token = None
                 raise SignInRequired("not signed in")
             try:
                 body = token_request(self.http, self.server_url, {
                     "grant_type": "refresh_token",
-                    "refresh_token": refresh_token,
+                    "refresh_token": stored.refresh_token,
                     "client_id": CLIENT_ID,
                 })
             except SigninRejected as exc:
@@ -68,7 +95,8 @@ class AuthSession:
                     raise SignInRequired("the sign-in has expired; sign in again") from exc
                 raise
             tokens = TokenSet.from_response(body)
-            self.store.save(tokens.refresh_token)
+            Stored(tokens.refresh_token, stored.user_id).write(self.store)
+            self.user_id = stored.user_id
             self._access_token = tokens.access_token
 
     def request(self, method: str, path: str, **kwargs: Any) -> requests.Response:
@@ -90,10 +118,11 @@ class AuthSession:
     def sign_out(self) -> None:
         """Revoke the refresh token (and with it its family) at the server, and forget both."""
         with self._lock:
-            refresh_token = self.store.load()
+            stored = self.stored()
             self.store.clear()
             self._access_token = None
-        if refresh_token is not None:
+        if stored is not None:
+            refresh_token = stored.refresh_token
             # Forgotten locally even if the server cannot be reached: its tokens expire anyway.
             with contextlib.suppress(requests.RequestException):
                 self.http.post(

@@ -6,6 +6,8 @@ import contextlib
 import enum
 import json
 import os
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -104,6 +106,70 @@ def default_plaintext_path() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir("somnium-desktop")) / "credentials.json"
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What a store keeps for a server: the refresh token and, once known, whose it is.
+
+    Kept as the bare token until the account is known, then as JSON with both; the account
+    lets another window of the app tell "signed in as someone else" from "refreshed"."""
+
+    refresh_token: str
+    user_id: str | None = None
+
+    @classmethod
+    def read(cls, store: TokenStore) -> Stored | None:
+        value = store.load()
+        if value is None:
+            return None
+        if not value.startswith("{"):
+            return cls(value)
+        try:
+            data = json.loads(value)
+            return cls(str(data["refresh_token"]), data.get("user_id"))
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def write(self, store: TokenStore) -> None:
+        if self.user_id is None:
+            store.save(self.refresh_token)
+        else:
+            store.save(json.dumps({"refresh_token": self.refresh_token, "user_id": self.user_id}))
+
+
+def default_lock_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("somnium-desktop")) / "signin.lock"
+
+
+@contextlib.contextmanager
+def refresh_lock(path: Path | None = None) -> Iterator[None]:
+    """Held while a refresh token is spent. Every window of the app (every process) of this
+    user shares the sign-in of a server; they take turns, because a refresh token spent twice
+    ends the sign-in at the server (reuse detection)."""
+    path = path or default_lock_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+b") as handle:
+        if sys.platform == "win32":
+            import msvcrt
+
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)  # (retries for 10 s)
+            try:
+                yield
+            finally:
+                handle.seek(0)
+                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ class _Job:
     label: str
     on_success: Callable[[Any], None] | None
     on_failure: Callable[[LobbyError], None] | None
+    quiet: bool = False  # a check in the background: the window shows no progress for it
 
 
 class Operations(QObject):
@@ -53,11 +54,12 @@ class Operations(QObject):
 
     @property
     def busy(self) -> bool:
-        return bool(self._jobs)
+        return any(not job.quiet for job in self._jobs.values())
 
     @property
     def label(self) -> str:
-        return next((job.label for job in self._jobs.values() if job.label), "")
+        return next((job.label for job in self._jobs.values() if job.label and not job.quiet),
+                    "")
 
     def run(
         self,
@@ -65,17 +67,21 @@ class Operations(QObject):
         on_success: Callable[[T], None] | None = None,
         on_failure: Callable[[LobbyError], None] | None = None,
         label: str = "",
+        *,
+        quiet: bool = False,
     ) -> None:
         if self._closed:
             return
         job_id = next(self._ids)
         was_busy = self.busy
-        self._jobs[job_id] = _Job(label, on_success, on_failure)
+        self._jobs[job_id] = _Job(label, on_success, on_failure, quiet)
         thread = threading.Thread(target=self._work, args=(job_id, work),
                                   name=f"operation-{job_id}", daemon=True)
         with self._threads_lock:
             self._threads.add(thread)
         thread.start()
+        if quiet:
+            return
         if not was_busy:
             self.busy_changed.emit(True)
         self.progress.emit(self.label)
@@ -95,9 +101,10 @@ class Operations(QObject):
         job = self._jobs.pop(job_id, None)
         if job is None or self._closed:
             return
-        if not self._jobs:
-            self.busy_changed.emit(False)
-        self.progress.emit(self.label)
+        if not job.quiet:
+            if not self.busy:
+                self.busy_changed.emit(False)
+            self.progress.emit(self.label)
         if succeeded:
             if job.on_success is not None:
                 job.on_success(result)

@@ -35,7 +35,11 @@ Ctrl+N — new offline game at the level picked on the right<br>
 Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
 Enter on an open seat joins<br>
 Ctrl+J — join a game by its id<br>
-Tab — move between the buttons, the lobby, the level picker and the log"""
+Tab — move between the buttons, the lobby, the level picker and the log<br><br>
+<b>Signing in</b><br>
+One sign-in per lobby server for your user of the computer (kept in your keyring): every
+Somnium window you open on that server follows it. Signing out in one window signs them all
+out; signing in as someone else signs them all in as that account."""
 
 
 class MainWindow(QMainWindow):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import requests
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..client.errors import ActionRefused, LobbyError, SignedOut
@@ -26,12 +26,20 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from ..client.auth_session import AuthSession
-    from ..client.credentials import TokenStore
+    from ..client.credentials import Stored, TokenStore
     from ..client.signin import TokenSet
     from .signin_dialog import SigninDialog
 
 BUILT_IN = "built-in, on this computer"
 AFTER_LOBBY_AT_LATEST_MS = 1500
+SIGN_IN_CHECK_MS = 5000  # how often the sign-in shared with other windows is looked at
+
+
+def _who(client: LobbyClient, auth: AuthSession) -> Account:
+    """On a worker: whose sign-in this is; noted beside it for the other windows."""
+    account = client.me()
+    auth.claim(account.id)
+    return account
 
 
 class SystemTokenStores:
@@ -103,6 +111,13 @@ class OnlinePlay(QObject):
         self._reviving = False
         self._closed = False
         self._after_lobby: list[Callable[[], None]] = []
+        self._checking = False
+        self._after_lobby_done = False
+        self._check_timer = QTimer(self)
+        self._check_timer.setInterval(SIGN_IN_CHECK_MS)
+        self._check_timer.timeout.connect(self.check_sign_in)
+        self._check_timer.start()
+        window.installEventFilter(self)  # coming back to the window looks at once
         self.ops.busy_changed.connect(lambda busy: panel.set_busy(busy, self.ops.label))
         self.ops.progress.connect(lambda label: panel.set_busy(self.ops.busy, label))
         self._lobby_event.connect(self._on_lobby_event)
@@ -162,6 +177,7 @@ class OnlinePlay(QObject):
         self._open_lobby_stream()
         # The rest once the lobby is listed (or a moment later if it cannot be): the keyring
         # and its imports take a few hundred milliseconds of CPU that the lobby comes first for.
+        self._after_lobby_done = False
         self._after_lobby = [lambda: self._load_levels(client),
                              lambda: self._restore_sign_in(client, key)]
         generation = self._generation
@@ -172,6 +188,7 @@ class OnlinePlay(QObject):
             self._lobby_listed()
 
     def _lobby_listed(self) -> None:
+        self._after_lobby_done = True
         waiting, self._after_lobby = self._after_lobby, []
         for then in waiting:
             then()
@@ -180,7 +197,9 @@ class OnlinePlay(QObject):
         self.ops.run(client.levels, self.panel.set_levels, self._show_error,
                      label="Loading the computer levels…")
 
-    def _restore_sign_in(self, client: LobbyClient, key: str) -> None:
+    def _restore_sign_in(
+        self, client: LobbyClient, key: str, then: Callable[[], None] | None = None
+    ) -> None:
         """A sign-in kept from before (in the keyring, say), and who it is."""
         stores, generation = self.stores, self._generation
         base, http = client.base_url, client.http
@@ -194,7 +213,7 @@ class OnlinePlay(QObject):
                 return None, None
             auth = AuthSession(base, store, http)
             try:
-                return auth, LobbyClient(base, auth, http).me()
+                return auth, _who(LobbyClient(base, auth, http), auth)
             except SignedOut:
                 return None, None
 
@@ -202,6 +221,10 @@ class OnlinePlay(QObject):
             if client is self.client and generation == self._generation and not self.account:
                 client.auth, account = found
                 self._set_account(account)
+                if account is not None and then is not None:
+                    self.panel.show_message(f"Signed in as {account.display_name} "
+                                            "(the sign-in of your other Somnium window).")
+                    then()
 
         self.ops.run(restore, restored, self._show_error, label="Signing in…")
 
@@ -327,6 +350,11 @@ class OnlinePlay(QObject):
         if self.signin_dialog is not None and self.signin_dialog.isVisible():
             self.signin_dialog.raise_()
             return
+        if client.auth is None:  # signed in meanwhile in another window: that sign-in it is
+            kept = self.stores.existing(self.key)
+            if kept is not None and kept.load() is not None:
+                self._restore_sign_in(client, self.key, then)
+                return
         store = client.auth.store if client.auth is not None else None
         store = store or self.stores.ask(self.key, self.window)
         if store is None:
@@ -376,7 +404,7 @@ class OnlinePlay(QObject):
                 if then is not None:
                     then()
 
-        self.ops.run(client.me, known, self._show_error, label="Signing in…")
+        self.ops.run(lambda: _who(client, auth), known, self._show_error, label="Signing in…")
 
     def sign_out(self) -> None:
         client = self.client
@@ -386,6 +414,58 @@ class OnlinePlay(QObject):
         self._set_account(None)
         self.ops.run(auth.sign_out, lambda _: self.panel.show_message("Signed out."),
                      self._show_error, label="Signing out…")
+
+    # ----- the sign-in shared with the other windows -----
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.WindowActivate:
+            self.check_sign_in()
+        return False
+
+    def check_sign_in(self) -> None:
+        """Follow the sign-in kept for this server, which every Somnium window of this user
+        shares: signed out in another window signs out here; signed in there (as anyone)
+        signs in here as the same account."""
+        client = self.client
+        if client is None or self._checking or self._closed:
+            return
+        auth, stores, key, generation = client.auth, self.stores, self.key, self._generation
+        if auth is None and self.account is None and not self._after_lobby_done:
+            return  # (the kept sign-in is being restored)
+
+        def look() -> Stored | None:
+            """On a worker: what the store holds now."""
+            from ..client.credentials import Stored
+
+            store = auth.store if auth is not None else stores.existing(key)
+            return Stored.read(store) if store is not None else None
+
+        def seen(stored: Stored | None) -> None:
+            self._checking = False
+            if client is not self.client or generation != self._generation \
+                    or client.auth is not auth:
+                return
+            if auth is not None and stored is None:
+                client.auth = None
+                self._set_account(None)
+                self.panel.show_message("Signed out (in another Somnium window).")
+            elif auth is not None and stored is not None and stored.user_id is not None \
+                    and self.account is not None and stored.user_id != self.account.id:
+                auth.forget_access()  # its access token is the old account's
+                self.ops.run(lambda: _who(client, auth), self._now_signed_in_as,
+                             self._show_error, label="Signing in…")
+            elif auth is None and stored is not None and self.account is None:
+                self._restore_sign_in(client, key)
+
+        def failed(error: LobbyError) -> None:
+            self._checking = False
+
+        self._checking = True
+        self.ops.run(look, seen, failed, quiet=True)
+
+    def _now_signed_in_as(self, account: Account) -> None:
+        self._set_account(account)
+        self.panel.show_message(
+            f"Signed in as {account.display_name} (signed in in another Somnium window).")
 
     def _signed_in_then(self, action: Callable[[], None], why: str) -> None:
         """Run `action` now if signed in, else after signing in."""
@@ -469,6 +549,8 @@ class OnlinePlay(QObject):
     def close(self) -> None:
         """Stop every stream and operation; let go of the built-in server."""
         self._closed = True
+        self._check_timer.stop()
+        self.window.removeEventFilter(self)
         if self.signin_dialog is not None:
             self.signin_dialog.reject()
             self.signin_dialog.wait_finished(2.0)

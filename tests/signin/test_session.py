@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -91,3 +92,32 @@ def test_sign_out_revokes_at_the_server_and_forgets_locally(
         "grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": CLIENT_ID,
     })
     assert refused.json()["error"] == "invalid_grant"
+
+
+def test_windows_sharing_a_sign_in_take_turns_to_refresh_it(
+    lobby: LiveLobby, tmp_path: Path
+) -> None:
+    first = signed_in(lobby, tmp_path)
+    lock = tmp_path / "signin.lock"
+    first.lock_path = lock
+    # Another app window (another process, even) over the same keyring entry.
+    second = AuthSession(lobby.base, KeyringStore(lobby.base, file_keyring(tmp_path)),
+                         lock_path=lock)
+    failures: list[BaseException] = []
+
+    def refresh_often(session: AuthSession) -> None:
+        try:
+            for _ in range(6):
+                session.refresh()
+        except BaseException as error:  # (reported below)
+            failures.append(error)
+
+    workers = [threading.Thread(target=refresh_often, args=(s,)) for s in (first, second)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    # No refresh token was spent twice, so the server kept the sign-in alive for both.
+    assert failures == []
+    for session in (first, second):
+        assert session.request("GET", "/me").json()["display_name"] == "Player carol"

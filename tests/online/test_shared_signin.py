@@ -1,0 +1,95 @@
+"""One sign-in per server for this user: every app window follows it (in, out, another account)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import keyring.backend
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.credentials import KeyringStore, Stored, TokenStore
+from somnium_desktop.ui.main_window import MainWindow
+from tests.server.helpers import LiveServer
+from tests.signin.helpers import file_keyring
+
+from .helpers import close_windows, open_window
+
+
+class UserKeyring:
+    """The keyring of one user of the computer (a keyring file), shared by their windows."""
+
+    def __init__(self, folder: Path) -> None:
+        self.backend: keyring.backend.KeyringBackend = file_keyring(folder)
+
+    def existing(self, key: str) -> TokenStore | None:
+        return KeyringStore(key, self.backend)
+
+    def ask(self, key: str, parent: QWidget) -> TokenStore | None:
+        return KeyringStore(key, self.backend)
+
+
+def account(window: MainWindow) -> str:
+    return window.lobby_panel.account.text()
+
+
+def test_windows_of_one_user_share_the_sign_in_of_a_server(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    shared = UserKeyring(tmp_path)
+    ada = open_window(qtbot, tmp_path, "Ada", lobby.base, token_stores=shared)
+    other = open_window(qtbot, tmp_path, "Bea", lobby.base, token_stores=shared)
+    windows = [ada, other]
+    try:
+        qtbot.waitUntil(ada.lobby_panel.sign_in_button.isEnabled, timeout=5000)
+        QTest.mouseClick(ada.lobby_panel.sign_in_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: account(ada) == "Signed in as Ada", timeout=15000)
+        online = ada.online
+        assert online is not None and online.account is not None
+        stored = Stored.read(KeyringStore(lobby.base, shared.backend))
+        assert stored is not None and stored.user_id == online.account.id  # whose it is
+        # The other window follows by itself (it looks every few seconds).
+        qtbot.waitUntil(lambda: account(other) == "Signed in as Ada", timeout=10000)
+        # Signing out there signs out here: no window keeps a dead sign-in.
+        QTest.mouseClick(other.lobby_panel.sign_out_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: account(other) == "Not signed in", timeout=5000)
+        assert other.online is not None
+        other.online.ops.wait_idle(10)
+        online.check_sign_in()  # (as when the window is next activated)
+        qtbot.waitUntil(lambda: account(ada) == "Not signed in", timeout=5000)
+        assert online.client is not None and online.client.auth is None
+        assert "another Somnium window" in ada.lobby_panel.message.text()
+        # Signed in there as someone else: here too, as that account.
+        QTest.mouseClick(other.lobby_panel.sign_in_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: account(other) == "Signed in as Bea", timeout=15000)
+        other.online.ops.wait_idle(10)
+        online.check_sign_in()
+        qtbot.waitUntil(lambda: account(ada) == "Signed in as Bea", timeout=5000)
+        # What this window does now is done as that account.
+        assert online.client.auth is not None
+        me = online.client.me()
+        assert me.display_name == "Bea" and online.account is not None
+        assert me.id == online.account.id
+        # Out and in again as a third person in one go, between two looks of this window:
+        # the account kept beside the token tells it apart from a mere refresh.
+        online._check_timer.stop()
+        cy = open_window(qtbot, tmp_path, "Cy", lobby.base, token_stores=shared)
+        windows.append(cy)
+        qtbot.waitUntil(lambda: account(cy) == "Signed in as Bea", timeout=10000)
+        QTest.mouseClick(cy.lobby_panel.sign_out_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: account(cy) == "Not signed in", timeout=5000)
+        assert cy.online is not None
+        cy.online.ops.wait_idle(10)
+        QTest.mouseClick(cy.lobby_panel.sign_in_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: account(cy) == "Signed in as Cy", timeout=15000)
+        cy.online.ops.wait_idle(10)
+        assert account(ada) == "Signed in as Bea"
+        online.check_sign_in()
+        qtbot.waitUntil(lambda: account(ada) == "Signed in as Cy", timeout=5000)
+        assert online.client.me().display_name == "Cy"
+    finally:
+        close_windows(qtbot, *windows)
+        for window in windows:
+            window.browser.join()  # type: ignore[attr-defined]
