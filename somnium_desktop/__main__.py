@@ -52,6 +52,16 @@ def main(argv: list[str] | None = None) -> int:
         from .desktop_entry import main as desktop_main
 
         return desktop_main(remove=args.uninstall_desktop)
+    online = None
+    if not args.benchmark_startup and not args.smoke_test:
+        from .early import begin_built_in_server
+
+        # First of all: the built-in server boots on the other core while Qt loads.
+        local = begin_built_in_server()
+        if local is not None:
+            from .ui.online_options import OnlineOptions
+
+            online = OnlineOptions(local_server=local)
     from PySide6.QtWidgets import QApplication
 
     from .ui.settings import APPLICATION, ORGANIZATION
@@ -81,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     apply_style(app)
     cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
     deck = CardDeck(disk_cache=Path(cache) / "cards")  # the first paint parses no art
-    window = MainWindow(deck=deck)
+    window = MainWindow(deck=deck, online=online)
     if args.benchmark_startup or args.benchmark_lobby:
         from .ui.startup_probe import StartupProbe
 

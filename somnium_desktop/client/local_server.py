@@ -88,6 +88,7 @@ class LocalServer:
         self.child: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes] = queue.Queue()
         self._lock = threading.Lock()
+        self._warming = False
 
     @property
     def key(self) -> str:
@@ -116,6 +117,9 @@ class LocalServer:
             with contextlib.suppress(LobbyError):
                 self.ensure()
 
+        if self._warming:
+            return
+        self._warming = True
         threading.Thread(target=find_or_start, name="local-server-start", daemon=True).start()
 
     def ensure(self) -> str:

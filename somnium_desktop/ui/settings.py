@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings
 
-ORGANIZATION = "Somnium"
-APPLICATION = "Somnium Desktop"
+from ..early import APPLICATION as APPLICATION
+from ..early import ORGANIZATION as ORGANIZATION
+
 SPEEDS = (("Slow", 0.5), ("Normal", 1.0), ("Fast", 2.0), ("Very fast", 4.0))
 DEFAULT_LEVEL = "normal"
 
