@@ -3,9 +3,13 @@
     .venv/bin/python scripts/screenshots.py            # needs Xvfb (apt-get install -y xvfb)
     .venv/bin/python scripts/screenshots.py --offscreen
 
-Plays offline games against the computer with fixed seeds, stops at moments worth showing (a
-table mid-game, a steal after a Fool, the end of a game) and saves what the X server shows of
-the window (1280x800).
+Runs the built-in lobby server (in a scratch data folder) with a few games on it, made by
+players who sign in with local accounts: one in play between two people, one against the
+computer, one finished and one waiting for a player; someone watches the game in play. The
+window signs in too and opens a table of its own. Then it plays offline games against the
+computer with fixed seeds, stops at moments worth showing (a table mid-game, a steal after a
+Fool, the end of a game), watches the game in play, and saves what the X server shows of the
+window (1280x800) each time: the lobby on the right lists the server's games throughout.
 """
 
 from __future__ import annotations
@@ -15,14 +19,88 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from somnium_desktop.game import Action, Draw, EndTurn, Steal, View
+from somnium_desktop.game import Action, Concede, Draw, EndTurn, Steal, View
+
+if TYPE_CHECKING:
+    from somnium_desktop.client.lobby_client import LobbyClient
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
 SIZE = (1280, 800)
+
+
+class Lobby:
+    """The built-in server in a scratch folder, and people playing on it over HTTP."""
+
+    def __init__(self) -> None:
+        from somnium_desktop.client.local_server import LocalServer
+
+        self.server = LocalServer(Path(tempfile.mkdtemp()) / "local-server", idle=0.5)
+        self.base = self.server.ensure()
+        self.streams: list[Any] = []
+
+    def person(self, name: str) -> LobbyClient:
+        """Someone signed in with a local account of `name` (the sign-in pages, walked)."""
+        from somnium_desktop.client.auth_session import AuthSession
+        from somnium_desktop.client.credentials import MemoryStore
+        from somnium_desktop.client.lobby_client import LobbyClient
+        from somnium_desktop.client.signin import SigninFlow
+        from tests.signin.helpers import Person
+
+        browser = Person(local_name=name)
+        tokens = SigninFlow(self.base, open_browser=browser, timeout=20).run()
+        browser.join()
+        auth = AuthSession(self.base, MemoryStore())
+        auth.adopt(tokens)
+        return LobbyClient(self.base, auth)
+
+    def fill(self) -> str:
+        """A few games as a lobby has them; returns the id of the one in play between people."""
+        ada, bea, cy, dee = (self.person(name) for name in ("Ada", "Bea", "Cy", "Dee"))
+        friday = ada.create("Friday night")
+        bea.join(friday.id)
+        self.play({0: ada, 1: bea}, friday.id, moves=9)
+        against = dee.create("Dee against the computer", "normal")
+        self.play({0: dee}, against.id, moves=5)
+        done = cy.create("Quick one", "easy")
+        self.play({0: cy}, done.id, moves=3)
+        cy.act(done.id, cy.game(done.id).version, Concede(), "concede")
+        cy.create("Cy's open table")
+        self.watch(friday.id)
+        return friday.id
+
+    def play(self, seats: dict[int, LobbyClient], game_id: str, moves: int) -> None:
+        """`moves` moves of the people seated (the computer answers by itself)."""
+        for number in range(moves * 20):
+            detail = seats[0].game(game_id)
+            view = detail.view
+            if moves <= 0 or view is None or view.over:
+                return
+            if view.turn not in seats:
+                time.sleep(0.05)  # the computer is thinking
+                continue
+            seats[view.turn].act(game_id, detail.version, policy(view, view.turn), f"m{number}")
+            moves -= 1
+
+    def watch(self, game_id: str) -> None:
+        """Someone (not the window) watches the game, as the lobby's Watching column shows."""
+        from somnium_desktop.client.sse import EventStream
+
+        url = f"{self.base}/games/{game_id}/events"
+        stream = EventStream(lambda: url, lambda event: None,
+                             lambda status, detail: None, name="watcher")
+        stream.start()
+        self.streams.append(stream)
+
+    def close(self) -> None:
+        for stream in self.streams:
+            stream.close()
+        self.server.stop()
 
 
 def shoot(offscreen: bool) -> None:
@@ -30,10 +108,21 @@ def shoot(offscreen: bool) -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from somnium_desktop.client.online import OnlineGame
     from somnium_desktop.game.bots import Level, levels
     from somnium_desktop.ui.main_window import MainWindow
+    from somnium_desktop.ui.online_options import OnlineOptions
     from somnium_desktop.ui.settings import Settings
     from somnium_desktop.ui.style import apply_style
+    from tests.online.helpers import SessionStores
+    from tests.signin.helpers import Person
+
+    lobby = Lobby()
+    try:
+        watched = lobby.fill()
+    except BaseException:
+        lobby.close()
+        raise
 
     app = QApplication(sys.argv[:1])
     app.setApplicationDisplayName("Somnium")
@@ -49,7 +138,10 @@ def shoot(offscreen: bool) -> None:
             return policy(view, seat)
 
     bot_levels = levels() or [Level("normal", "Normal", lambda seed: Steady())]
-    window = MainWindow(settings, bot_levels)
+    browser = Person(local_name="Robin")
+    online = OnlineOptions(token_stores=SessionStores(), open_browser=browser,
+                           local_server=lobby.server)
+    window = MainWindow(settings, bot_levels, online=online)
     window.resize(*SIZE)
     window.show()
     level = "normal" if any(lv.key == "normal" for lv in bot_levels) else bot_levels[0].key
@@ -100,6 +192,25 @@ def shoot(offscreen: bool) -> None:
         print(f"{path.relative_to(ROOT)}: {picture.width()}x{picture.height()}, "
               f"{path.stat().st_size // 1024} KB")
 
+    def wait(until: Callable[[], bool], what: str, seconds: float = 20.0) -> None:
+        deadline = time.monotonic() + seconds
+        while not until():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"gave up waiting for {what}")
+            settle(20)
+
+    # Online: the lobby lists the server's games; the window signs in and opens a table.
+    play_online = window.start_online()
+    wait(lambda: window.lobby_panel.games.rowCount() >= 4, "the lobby's games")
+    play_online.sign_in()
+    wait(lambda: play_online.account is not None, "the sign-in")
+    browser.join()
+    window.lobby_panel.name_field.setText("Robin's table")
+    window.lobby_panel.create_button.click()
+    wait(lambda: isinstance(window.source, OnlineGame), "Robin's new table")
+    wait(lambda: window.lobby_panel.games.rowCount() >= 5, "Robin's table in the lobby")
+    window.lobby_panel.name_field.clear()
+    window.lobby_panel.show_message("")
     OUT.mkdir(parents=True, exist_ok=True)
 
     def mid_game(view: View) -> bool:
@@ -132,7 +243,18 @@ def shoot(offscreen: bool) -> None:
             act(view)
     settle(300)
     save("game-over.png")
+
+    # Watching the game in play between Ada and Bea, from its line in the lobby.
+    row = window.lobby_panel.games.row_of(watched)
+    window.lobby_panel.games.setCurrentCell(row, 0)
+    window.lobby_panel.open_clicked.emit(watched)
+    wait(lambda: isinstance(window.source, OnlineGame) and window.table.shown is not None
+         and window.source.game_id == watched, "the game watched")
+    settle(600)
+    save("watching.png")
     window.close()
+    settle(100)
+    lobby.close()
 
 
 def policy(view: View, seat: int) -> Action:
@@ -153,6 +275,7 @@ def main() -> int:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
+        sys.path.insert(0, str(ROOT))  # (the simulated browser of the tests signs people in)
         shoot(os.environ.get("QT_QPA_PLATFORM") == "offscreen")
         return 0
     env = dict(os.environ)

@@ -226,9 +226,11 @@ class GameList(QTableWidget):
                 for column in NARROW_COLUMNS}
 
     def name_room(self) -> int:
-        """The least the game's name column gets: its header in full and a few letters."""
+        """The least the game's name column gets: its header in full, a few letters, and a
+        third of the list (a name tells games apart better than a full seat column)."""
         header = self.horizontalHeader().fontMetrics().horizontalAdvance(COLUMNS[NAME])
-        return max(header + HEADER_PADDING, self.fontMetrics().horizontalAdvance("Table 12"))
+        return max(header + HEADER_PADDING, self.fontMetrics().horizontalAdvance("Table 12"),
+                   self.viewport().width() // 3)
 
     def _fit_columns(self) -> None:
         """The narrow columns as measured, shrunk alike when the name would not fit its room;
