@@ -14,7 +14,8 @@ as an installed app would (this sandbox sets PYTHONDONTWRITEBYTECODE; a first wa
 caches). The interactive lobby is the moment the lobby lists the games of the built-in server
 (`--benchmark-lobby`; online play starts after the first paint, as in the app): once with the
 server already running (a second window, or the app started again soon after closing), once
-with the app starting it. Targets (issue 5): first window <= 300 ms, interactive lobby <= 600
+with the app starting it (as the app does, first thing in its main, before Qt is imported: its
+boot shares the machine with the window's, so the first paint of those runs is shown too). Targets (issue 5): first window <= 300 ms, interactive lobby <= 600
 ms, frame interval p99 <= 20 ms, RSS <= 120 MB.
 """
 
@@ -267,6 +268,7 @@ def bench(platform: str, display: str | None, runs: int, seconds: float) -> dict
                 run["lobby_ms"] - run["start_ms"] for run in lobby["warm"]),
             "lobby_cold_ms": median(lobby["cold"], "lobby_ms"),
             "lobby_cold_max_ms": max(run["lobby_ms"] for run in lobby["cold"]),
+            "lobby_cold_paint_ms": median(lobby["cold"], "start_ms"),
         }
         figures.update(measure_frames(env, seconds, base))
     return figures
@@ -288,7 +290,8 @@ def report(name: str, figures: dict[str, float]) -> None:
           f"{figures['lobby_after_paint_ms']:.0f} ms after the first paint) "
           f"[target <= 600: {mark(figures['lobby_ms'], 'lobby_ms')}]; with the app starting "
           f"the server: median {figures['lobby_cold_ms']:.0f} ms "
-          f"(max {figures['lobby_cold_max_ms']:.0f}) "
+          f"(max {figures['lobby_cold_max_ms']:.0f}; the window first painted at "
+          f"{figures['lobby_cold_paint_ms']:.0f} ms in those runs) "
           f"[target <= 600: {mark(figures['lobby_cold_ms'], 'lobby_ms')}]")
     print(f"CPU time of the app to its first paint: median {figures['start_cpu_ms']:.0f} ms "
           f"(from the process's start; less inflated by other processes)")
