@@ -15,8 +15,9 @@ caches). The interactive lobby is the moment the lobby lists the games of the bu
 (`--benchmark-lobby`; online play starts after the first paint, as in the app): once with the
 server already running (a second window, or the app started again soon after closing), once
 with the app starting it (as the app does, first thing in its main, before Qt is imported: its
-boot shares the machine with the window's, so the first paint of those runs is shown too). Targets (issue 5): first window <= 300 ms, interactive lobby <= 600
-ms, frame interval p99 <= 20 ms, RSS <= 120 MB.
+boot shares the machine with the window's, so the first paint of those runs is shown too).
+Targets (issue 5): first window <= 300 ms, interactive lobby <= 600 ms, frame interval p99
+<= 20 ms, RSS <= 120 MB.
 """
 
 from __future__ import annotations
