@@ -117,7 +117,7 @@ class AuthSession:
 
     def sign_out(self) -> None:
         """Revoke the refresh token (and with it its family) at the server, and forget both."""
-        with self._lock:
+        with self._lock, refresh_lock(self.lock_path):  # (not amid another window's refresh)
             stored = self.stored()
             self.store.clear()
             self._access_token = None

@@ -7,6 +7,7 @@ import enum
 import json
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,11 +83,15 @@ class PlaintextFileStore:
         return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
     def _write(self, data: dict[str, str]) -> None:
+        """In one step (a new file put in place): another window reading it meanwhile sees the
+        old sign-ins or the new ones, never none."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.{threading.get_ident()}")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.fchmod(fd, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(data, out)
+        os.replace(temporary, self.path)
 
     def load(self) -> str | None:
         return self._read().get(self.server_url)

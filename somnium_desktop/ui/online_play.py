@@ -112,6 +112,9 @@ class OnlinePlay(QObject):
         self._closed = False
         self._after_lobby: list[Callable[[], None]] = []
         self._checking = False
+        self._check_again = False
+        self._restoring = False
+        self._sign_ins = 0  # counts sign-ins and sign-outs: a restore from before is stale
         self._after_lobby_done = False
         self._check_timer = QTimer(self)
         self._check_timer.setInterval(SIGN_IN_CHECK_MS)
@@ -201,7 +204,10 @@ class OnlinePlay(QObject):
         self, client: LobbyClient, key: str, then: Callable[[], None] | None = None
     ) -> None:
         """A sign-in kept from before (in the keyring, say), and who it is."""
-        stores, generation = self.stores, self._generation
+        if self._restoring:
+            return
+        self._restoring = True
+        stores, generation, sign_ins = self.stores, self._generation, self._sign_ins
         base, http = client.base_url, client.http
 
         def restore() -> tuple[AuthSession | None, Account | None]:
@@ -218,7 +224,9 @@ class OnlinePlay(QObject):
                 return None, None
 
         def restored(found: tuple[AuthSession | None, Account | None]) -> None:
-            if client is self.client and generation == self._generation and not self.account:
+            self._restoring = False
+            if client is self.client and generation == self._generation \
+                    and sign_ins == self._sign_ins and client.auth is None and not self.account:
                 client.auth, account = found
                 self._set_account(account)
                 if account is not None and then is not None:
@@ -226,7 +234,11 @@ class OnlinePlay(QObject):
                                             "(the sign-in of your other Somnium window).")
                     then()
 
-        self.ops.run(restore, restored, self._show_error, label="Signing in…")
+        def failed(error: LobbyError) -> None:
+            self._restoring = False
+            self._show_error(error)
+
+        self.ops.run(restore, restored, failed, label="Signing in…")
 
     def _disconnect(self) -> None:
         if self._stream is not None:
@@ -389,6 +401,7 @@ class OnlinePlay(QObject):
     ) -> None:
         if client is not self.client:
             return
+        self._sign_ins += 1
         from ..client.auth_session import AuthSession
 
         auth = client.auth if client.auth is not None else AuthSession(
@@ -411,6 +424,7 @@ class OnlinePlay(QObject):
         if client is None or client.auth is None:
             return
         auth, client.auth = client.auth, None
+        self._sign_ins += 1
         self._set_account(None)
         self.ops.run(auth.sign_out, lambda _: self.panel.show_message("Signed out."),
                      self._show_error, label="Signing out…")
@@ -426,7 +440,10 @@ class OnlinePlay(QObject):
         shares: signed out in another window signs out here; signed in there (as anyone)
         signs in here as the same account."""
         client = self.client
-        if client is None or self._checking or self._closed:
+        if client is None or self._closed:
+            return
+        if self._checking:  # one look at a time; another once this one is done
+            self._check_again = True
             return
         auth, stores, key, generation = client.auth, self.stores, self.key, self._generation
         if auth is None and self.account is None and not self._after_lobby_done:
@@ -440,12 +457,13 @@ class OnlinePlay(QObject):
             return Stored.read(store) if store is not None else None
 
         def seen(stored: Stored | None) -> None:
-            self._checking = False
+            self._looked()
             if client is not self.client or generation != self._generation \
                     or client.auth is not auth:
                 return
             if auth is not None and stored is None:
                 client.auth = None
+                self._sign_ins += 1
                 self._set_account(None)
                 self.panel.show_message("Signed out (in another Somnium window).")
             elif auth is not None and stored is not None and stored.user_id is not None \
@@ -457,10 +475,16 @@ class OnlinePlay(QObject):
                 self._restore_sign_in(client, key)
 
         def failed(error: LobbyError) -> None:
-            self._checking = False
+            self._looked()
 
         self._checking = True
         self.ops.run(look, seen, failed, quiet=True)
+
+    def _looked(self) -> None:
+        self._checking = False
+        if self._check_again:
+            self._check_again = False
+            QTimer.singleShot(0, self, self.check_sign_in)  # (after this look is acted on)
 
     def _now_signed_in_as(self, account: Account) -> None:
         self._set_account(account)
@@ -532,6 +556,7 @@ class OnlinePlay(QObject):
         client = self.client
         if client is not None:
             client.auth = None
+        self._sign_ins += 1
         self._set_account(None)
         self.panel.show_message("You are signed out: sign in again to play on.", error=True)
 

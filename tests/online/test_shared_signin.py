@@ -4,31 +4,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import keyring.backend
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.credentials import KeyringStore, Stored, TokenStore
+from somnium_desktop.client.credentials import PlaintextFileStore, Stored, TokenStore
 from somnium_desktop.ui.main_window import MainWindow
 from tests.server.helpers import LiveServer
-from tests.signin.helpers import file_keyring
 
 from .helpers import close_windows, open_window
 
 
-class UserKeyring:
-    """The keyring of one user of the computer (a keyring file), shared by their windows."""
+class UserStore:
+    """The sign-ins of one user of the computer, shared by their windows (as their keyring is;
+    here the app's own file store, whose writes are atomic like a keyring's)."""
 
     def __init__(self, folder: Path) -> None:
-        self.backend: keyring.backend.KeyringBackend = file_keyring(folder)
+        self.path = folder / "credentials.json"
 
     def existing(self, key: str) -> TokenStore | None:
-        return KeyringStore(key, self.backend)
+        return PlaintextFileStore(key, self.path)
 
     def ask(self, key: str, parent: QWidget) -> TokenStore | None:
-        return KeyringStore(key, self.backend)
+        return PlaintextFileStore(key, self.path)
 
 
 def account(window: MainWindow) -> str:
@@ -38,7 +37,7 @@ def account(window: MainWindow) -> str:
 def test_windows_of_one_user_share_the_sign_in_of_a_server(
     qtbot: QtBot, tmp_path: Path, lobby: LiveServer
 ) -> None:
-    shared = UserKeyring(tmp_path)
+    shared = UserStore(tmp_path)
     ada = open_window(qtbot, tmp_path, "Ada", lobby.base, token_stores=shared)
     other = open_window(qtbot, tmp_path, "Bea", lobby.base, token_stores=shared)
     windows = [ada, other]
@@ -48,7 +47,7 @@ def test_windows_of_one_user_share_the_sign_in_of_a_server(
         qtbot.waitUntil(lambda: account(ada) == "Signed in as Ada", timeout=15000)
         online = ada.online
         assert online is not None and online.account is not None
-        stored = Stored.read(KeyringStore(lobby.base, shared.backend))
+        stored = Stored.read(PlaintextFileStore(lobby.base, shared.path))
         assert stored is not None and stored.user_id == online.account.id  # whose it is
         # The other window follows by itself (it looks every few seconds).
         qtbot.waitUntil(lambda: account(other) == "Signed in as Ada", timeout=10000)
