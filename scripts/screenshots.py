@@ -46,18 +46,9 @@ class Lobby:
 
     def person(self, name: str) -> LobbyClient:
         """Someone signed in with a local account of `name` (the sign-in pages, walked)."""
-        from somnium_desktop.client.auth_session import AuthSession
-        from somnium_desktop.client.credentials import MemoryStore
-        from somnium_desktop.client.lobby_client import LobbyClient
-        from somnium_desktop.client.signin import SigninFlow
-        from tests.signin.helpers import Person
+        from tests.signin.helpers import local_client
 
-        browser = Person(local_name=name)
-        tokens = SigninFlow(self.base, open_browser=browser, timeout=20).run()
-        browser.join()
-        auth = AuthSession(self.base, MemoryStore())
-        auth.adopt(tokens)
-        return LobbyClient(self.base, auth)
+        return local_client(self.base, name)
 
     def fill(self) -> str:
         """A few games as a lobby has them; returns the id of the one in play between people."""

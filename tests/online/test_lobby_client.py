@@ -5,28 +5,15 @@ from __future__ import annotations
 import pytest
 import requests
 
-from somnium_desktop.client.auth_session import AuthSession
-from somnium_desktop.client.credentials import MemoryStore
 from somnium_desktop.client.errors import ActionRefused, ServerUnreachable, SignedOut
 from somnium_desktop.client.lobby_client import LobbyClient
-from somnium_desktop.client.signin import SigninFlow
 from somnium_desktop.game import Draw, EndTurn
 from tests.server.helpers import LiveServer, free_port
-from tests.signin.helpers import Person
-
-
-def signed_in(lobby: LiveServer, name: str) -> LobbyClient:
-    """A client signed in with a local account, the way the app signs in."""
-    person = Person(local_name=name)
-    tokens = SigninFlow(lobby.base, open_browser=person, timeout=20).run()
-    person.join()
-    auth = AuthSession(lobby.base, MemoryStore())
-    auth.adopt(tokens)
-    return LobbyClient(lobby.base, auth)
+from tests.signin.helpers import local_client
 
 
 def test_typed_answers_and_exactly_once_actions(lobby: LiveServer) -> None:
-    ada, bea = signed_in(lobby, "Ada"), signed_in(lobby, "Bea")
+    ada, bea = local_client(lobby.base, "Ada"), local_client(lobby.base, "Bea")
     assert ada.me().display_name == "Ada"
     assert [level.key for level in ada.levels()] == ["test"]
     created = ada.create("Ada's table")
@@ -46,7 +33,7 @@ def test_typed_answers_and_exactly_once_actions(lobby: LiveServer) -> None:
 
 
 def test_errors_in_plain_words(lobby: LiveServer) -> None:
-    ada, bea = signed_in(lobby, "Ada"), signed_in(lobby, "Bea")
+    ada, bea = local_client(lobby.base, "Ada"), local_client(lobby.base, "Bea")
     game = ada.create("Table")
     started = bea.join(game.id)
     with pytest.raises(ActionRefused) as refused:
@@ -57,7 +44,7 @@ def test_errors_in_plain_words(lobby: LiveServer) -> None:
         ada.act(game.id, started.version - 1, EndTurn(), "ada-stale")
     assert stale.value.code == "stale_version" and stale.value.version == started.version
     with pytest.raises(ActionRefused, match="already started"):
-        signed_in(lobby, "Cy").join(game.id)
+        local_client(lobby.base, "Cy").join(game.id)
     with pytest.raises(SignedOut, match="Sign in first"):
         LobbyClient(lobby.base).create("Nobody's table")
     # Signed out elsewhere: the session and its refresh token are revoked at the server.

@@ -151,49 +151,34 @@ def test_the_built_in_server_runs_the_lobby_for_two_windows(
         assert all(server.wait_stopped(15) for server in servers)
 
 
-def test_another_server_set_in_settings_brings_its_lobby(
+def test_another_server_set_in_settings_brings_its_lobby_and_closes_the_old_game(
     qtbot: QtBot, tmp_path: Path, lobby: LiveServer
 ) -> None:
     other = LiveServer(server_settings(tmp_path / "other.sqlite3"))
     window = open_window(qtbot, tmp_path, "Ada", lobby.base)
     try:
+        here = lobby.player("Yan").create(name="Yan's table")
         there = other.player("Zed").create(name="Zed's table")
-        qtbot.waitUntil(window.lobby_panel.create_button.isEnabled, timeout=5000)
+        qtbot.waitUntil(lambda: lobby_row(window, here["id"]) >= 0, timeout=5000)
         assert lobby_row(window, there["id"]) < 0
+        window.lobby_panel.open_clicked.emit(here["id"])  # watch a game of the first server
+        qtbot.waitUntil(lambda: isinstance(window.source, OnlineGame), timeout=5000)
+        watched = online_game(window)
         window.open_settings()
         dialog = window.settings_dialog
         assert dialog.server.text() == lobby.base
         dialog.server.setText(other.base.removeprefix("http://"))  # typed without http://
         dialog.accept()
+        # Leaving the server closes its game: the table is not left on the old server.
+        assert window.source is None and watched.closed
+        assert window.table.game_name.text() == "No game yet"
+        assert "You left the server" in window.table.status.text()
+        assert "Yan's table" in window.table.last_announcement
         qtbot.waitUntil(lambda: lobby_row(window, there["id"]) >= 0, timeout=5000)
+        assert lobby_row(window, here["id"]) < 0
         assert window.lobby_panel.server.text() == f"Server: {other.base}"
         assert window.settings.server_url == other.base
     finally:
         close_windows(qtbot, window)
         other.stop()
 
-
-def test_leaving_a_server_closes_the_game_watched_there(
-    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
-) -> None:
-    other = LiveServer(server_settings(tmp_path / "other.sqlite3"))
-    window = open_window(qtbot, tmp_path, "Ada", lobby.base)
-    try:
-        here = lobby.player("Zed").create(name="Zed's table")
-        qtbot.waitUntil(lambda: lobby_row(window, here["id"]) >= 0, timeout=5000)
-        window.lobby_panel.open_clicked.emit(here["id"])  # watch it
-        qtbot.waitUntil(lambda: isinstance(window.source, OnlineGame), timeout=5000)
-        watched = online_game(window)
-        assert watched.game_id == here["id"]
-        window.settings.server_url = other.base
-        window.apply_settings()
-        assert window.source is None
-        assert watched.closed
-        assert window.table.game_name.text() == "No game yet"
-        assert "You left the server" in window.table.status.text()
-        assert "Zed's table" in window.table.last_announcement
-        qtbot.waitUntil(lambda: window.lobby_panel.create_button.isEnabled(), timeout=5000)
-        assert lobby_row(window, here["id"]) < 0
-    finally:
-        close_windows(qtbot, window)
-        other.stop()

@@ -14,16 +14,16 @@ from somnium_desktop.client.tasks import Operations
 from somnium_desktop.game import Draw
 from somnium_desktop.game.view import view_from_dict
 from tests.server.helpers import LiveServer, server_settings
+from tests.signin.helpers import local_client
 
 from .helpers import play, seated_game
 from .proxy import LosingProxy
-from .test_lobby_client import signed_in
 
 
 def test_a_move_whose_answer_was_lost_is_sent_again_and_played_once(
     qtbot: QtBot, lobby: LiveServer
 ) -> None:
-    ada, bea = signed_in(lobby, "Ada"), signed_in(lobby, "Bea")
+    ada, bea = local_client(lobby.base, "Ada"), local_client(lobby.base, "Bea")
     joined = bea.join(ada.create("Table").id)
     proxy = LosingProxy(int(lobby.base.rsplit(":", 1)[1]))
     ada.base_url = proxy.base  # every request of Ada's goes through the proxy

@@ -19,6 +19,10 @@ import requests
 from keyring.backends import fail
 from keyrings.alt.file import PlaintextKeyring
 
+from somnium_desktop.client.auth_session import AuthSession
+from somnium_desktop.client.credentials import MemoryStore
+from somnium_desktop.client.lobby_client import LobbyClient
+from somnium_desktop.client.signin import SigninFlow
 from somnium_server.config import Settings
 from somnium_server.signin.config import ProviderConfig, SigninConfig
 
@@ -169,6 +173,16 @@ class Person:
                 form.fields["name"] = self.local_name or self.login
             page = self._follow("POST", form.action, form.fields)
         raise RuntimeError("the sign-in pages went on and on")
+
+
+def local_client(base: str, name: str) -> LobbyClient:
+    """A lobby client signed in with a local account of `name`, the way the app signs in."""
+    person = Person(local_name=name)
+    tokens = SigninFlow(base, open_browser=person, timeout=20).run()
+    person.join()
+    auth = AuthSession(base, MemoryStore())
+    auth.adopt(tokens)
+    return LobbyClient(base, auth)
 
 
 def query_of(url: str) -> dict[str, str]:
