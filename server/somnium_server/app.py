@@ -88,7 +88,6 @@ def create_app(
             await hub.stop()
             await games.stop()
             await store.close()
-            signin_service.store.close()
 
     app = SomniumApp(
         title="Somnium lobby server",
@@ -106,7 +105,7 @@ def create_app(
     app.state.ctx = ctx
     describe(app, lambda: list(games.computers.available()))
     errors.install(app)
-    signin_service = signin.install(app, settings, store)
+    signin.install(app, settings, store)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.fast = FastPath(app.full, ctx)
     return app

@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 
 import orjson
 
+from . import sqlite_signin
+from .sqlite_signin import SQLiteSignin
 from .storage import (
     GameRecord,
     GameUpdate,
@@ -92,6 +94,7 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX actions_by_version ON actions(game_id, version);
     """,
+    sqlite_signin.MIGRATION,
 )
 
 _GAME_COLUMNS = (
@@ -190,7 +193,7 @@ class Checkpointer(threading.Thread):
         self.join()
 
 
-class SQLiteStorage:
+class SQLiteStorage(SQLiteSignin):
     """Storage in one SQLite file; safe to open from several processes (WAL)."""
 
     def __init__(self, path: Path) -> None:

@@ -21,19 +21,11 @@ from ..context import current_user
 from ..errors import ApiError, ErrorBody, responses
 from ..models import Strict, UserInfo
 from ..sessions import hash_token, issue_session
-from ..storage import Identity, Storage, User
+from ..storage import AuthRequest, CodeGrant, Identity, PendingLogin, Refresh, Storage, User
 from . import pages
 from .config import LOCAL_PROVIDER, SigninConfig, check_local_accounts, is_loopback_host
 from .native_client import CLIENT_ID, pkce_matches, redirect_uri_problem, valid_challenge
-from .store import (
-    AuthRequest,
-    CodeGrant,
-    PendingLogin,
-    Refresh,
-    SigninStore,
-    digest,
-    new_secret,
-)
+from .store import SigninStore, digest, new_secret
 
 if TYPE_CHECKING:
     # Imported when a provider is configured (Authlib and joserfc cost a quarter of the
@@ -83,7 +75,7 @@ class Signin:
 def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
     """Add the sign-in routes to an app; refuses local accounts on a non-loopback listener.
 
-    The caller closes the returned Signin's store when the app stops.
+    What sign-in keeps goes to `storage`, the server's one storage.
     """
     check_local_accounts(settings.local_accounts, settings.host)
     parties: dict[str, RelyingParty] = {}
@@ -93,7 +85,7 @@ def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
         parties = {p.key: RelyingParty(p) for p in settings.signin.providers}
     signin = Signin(
         config=settings.signin, local_accounts=settings.local_accounts, storage=storage,
-        store=SigninStore(settings.database),
+        store=SigninStore(storage),
         parties=parties,
         public_url=settings.public_url.rstrip("/"), listen_host=settings.host,
     )
@@ -135,7 +127,7 @@ async def _request_of_this_browser(
     request: Request, signin: Signin, request_id: str
 ) -> AuthRequest | None:
     """A sign-in under way, if it is still open and this browser started it."""
-    req = await asyncio.to_thread(signin.store.get_request, request_id)
+    req = await signin.store.get_request(request_id)
     return req if req is not None and _browser_matches(request, req) else None
 
 
@@ -184,8 +176,8 @@ async def authorize(
         redirect_uri=redirect_uri, app_state=state, code_challenge=code_challenge,
         expires_at=time.time() + signin.config.login_seconds,
     )
-    await asyncio.to_thread(signin.store.purge)
-    await asyncio.to_thread(signin.store.add_request, req)
+    await signin.store.purge()
+    await signin.store.add_request(req)
     keys = [key for key, _ in offered]
     if provider in keys or len(keys) == 1:
         response = await _start_login(request, signin, req, provider or keys[0])
@@ -215,12 +207,11 @@ async def _start_login(
         login = await asyncio.to_thread(party.begin, signin.callback_uri(request, provider))
     except ProviderError as error:
         log.warning("sign-in: %s", error)
-        await asyncio.to_thread(signin.store.drop_request, req.id)
+        await signin.store.drop_request(req.id)
         return _to_app(req, error="temporarily_unavailable",
                        error_description=f"{party.config.display_name} cannot be reached")
-    await asyncio.to_thread(
-        signin.store.send_to_provider, req.id, provider, login.state, login.nonce,
-        login.code_verifier,
+    await signin.store.send_to_provider(
+        req.id, provider, login.state, login.nonce, login.code_verifier
     )
     return RedirectResponse(login.url, status_code=302, headers=pages.NO_STORE)
 
@@ -259,7 +250,7 @@ async def provider_callback(
     error_description: Annotated[str, Query(max_length=512)] = "",
 ) -> Response:
     # Our own state toward the provider: single use, and it must come back to the same browser.
-    pending = await asyncio.to_thread(signin.store.take_login, state) if state else None
+    pending = await signin.store.take_login(state) if state else None
     if pending is None or pending.provider != provider or provider not in signin.parties:
         return pages.error_page("This sign-in is unknown, expired or already used (state "
                                 "mismatch): start again from Somnium.")
@@ -306,7 +297,7 @@ async def local_account(request: Request, signin: Ctx) -> Response:
     if name is None:
         return pages.local_name_page(req.id, f"A name is 1 to {MAX_NAME} printable characters.",
                                      400)
-    await asyncio.to_thread(signin.store.drop_request, req.id)
+    await signin.store.drop_request(req.id)
     user = await _user_for(signin.storage, LOCAL_ISSUER, name.casefold(), name)
     return await _issue_code(signin, PendingLogin(req, LOCAL_PROVIDER, "", ""), user)
 
@@ -350,7 +341,7 @@ async def _issue_code(signin: Signin, pending: PendingLogin, user: User) -> Resp
         user_id=user.id, client_id=req.client_id, redirect_uri=req.redirect_uri,
         code_challenge=req.code_challenge, expires_at=time.time() + signin.config.code_seconds,
     )
-    await asyncio.to_thread(signin.store.add_code, code, grant)
+    await signin.store.add_code(code, grant)
     return _to_app(req, code=code)
 
 
@@ -453,7 +444,7 @@ async def _code_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
     if not code:
         raise OAuthError("invalid_request", "code is missing")
     family_id = new_secret()
-    grant, redeemed_for = await asyncio.to_thread(signin.store.take_code, code, family_id)
+    grant, redeemed_for = await signin.store.take_code(code, family_id)
     if redeemed_for is not None:
         # RFC 6749 4.1.2: a code used twice revokes what it was first traded for.
         await _revoke_family(signin, redeemed_for)
@@ -466,7 +457,7 @@ async def _code_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
         raise OAuthError("invalid_grant", "the code was issued to another client or redirect_uri")
     if not pkce_matches(form.get("code_verifier", ""), grant.code_challenge):
         raise OAuthError("invalid_grant", "the PKCE code_verifier does not match the challenge")
-    await asyncio.to_thread(signin.store.add_family, family_id, grant.user_id, grant.client_id)
+    await signin.store.add_family(family_id, grant.user_id, grant.client_id)
     return await _tokens(signin, family_id, grant.user_id)
 
 
@@ -474,7 +465,7 @@ async def _refresh_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
     presented = form.get("refresh_token", "")
     if not presented:
         raise OAuthError("invalid_request", "refresh_token is missing")
-    use = await asyncio.to_thread(signin.store.use_refresh_token, presented)
+    use = await signin.store.use_refresh_token(presented)
     if use.outcome is Refresh.REUSED and use.family_id is not None:
         # A refresh token is good once: a second use means it leaked. End the whole family.
         log.warning("sign-in: a refresh token was used twice; family revoked")
@@ -491,18 +482,17 @@ async def _refresh_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
 
 async def _tokens(signin: Signin, family_id: str, user_id: str) -> TokenAnswer:
     access = await issue_session(signin.storage, user_id, signin.config.access_token_seconds)
-    await asyncio.to_thread(signin.store.add_family_session, family_id, hash_token(access))
+    await signin.store.add_family_session(family_id, hash_token(access))
     refresh = new_secret()
-    await asyncio.to_thread(
-        signin.store.add_refresh_token, refresh, family_id,
-        time.time() + signin.config.refresh_token_days * 86400,
+    await signin.store.add_refresh_token(
+        refresh, family_id, time.time() + signin.config.refresh_token_days * 86400
     )
     return TokenAnswer(access_token=access, token_type="Bearer",
                        expires_in=signin.config.access_token_seconds, refresh_token=refresh)
 
 
 async def _revoke_family(signin: Signin, family_id: str) -> None:
-    for session_hash in await asyncio.to_thread(signin.store.revoke_family, family_id):
+    for session_hash in await signin.store.revoke_family(family_id):
         await signin.storage.delete_session(session_hash)
 
 
@@ -528,9 +518,9 @@ async def revoke(request: Request, signin: Ctx) -> Response:
             raise OAuthError("invalid_request", "token is missing")
     except OAuthError as error:
         return error.response()
-    family = await asyncio.to_thread(signin.store.family_of_refresh_token, presented)
+    family = await signin.store.family_of_refresh_token(presented)
     if family is None:
-        family = await asyncio.to_thread(signin.store.family_of_session, hash_token(presented))
+        family = await signin.store.family_of_session(hash_token(presented))
         await signin.storage.delete_session(hash_token(presented))
     if family is not None:
         await _revoke_family(signin, family)

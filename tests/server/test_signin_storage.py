@@ -1,0 +1,113 @@
+"""Sign-in's records behind the storage interface: kept in the given storage, migrated, hashed."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+
+from somnium_server import sqlite_signin
+from somnium_server.signin.store import SigninStore, digest
+from somnium_server.sqlite_storage import MIGRATIONS, SQLiteStorage
+from somnium_server.storage import AuthRequest, CodeGrant, Refresh
+
+# What sign-in made in the server's file before its tables joined the storage's migrations:
+# the same tables, created by itself, with their own version table.
+OLD_SIGNIN_TABLES = sqlite_signin.MIGRATION.replace(" IF NOT EXISTS", "").replace(
+    "DROP TABLE signin_schema;", "CREATE TABLE signin_schema (version INTEGER NOT NULL);"
+    " INSERT INTO signin_schema VALUES (1);"
+)
+
+
+def _request(request_id: str, expires_in: float = 60.0) -> AuthRequest:
+    return AuthRequest(
+        id=request_id, browser_hash=digest("browser"), client_id="somnium-desktop",
+        redirect_uri="http://127.0.0.1:5000/callback", app_state="s", code_challenge="c" * 43,
+        expires_at=time.time() + expires_in,
+    )
+
+
+def _grant(user_id: str) -> CodeGrant:
+    return CodeGrant(user_id=user_id, client_id="somnium-desktop",
+                     redirect_uri="http://127.0.0.1:5000/callback", code_challenge="c" * 43,
+                     expires_at=time.time() + 60)
+
+
+def test_a_file_from_before_keeps_its_sign_ins(tmp_path: Path) -> None:
+    """Schema 1 plus sign-in's own tables (as the server made them then) migrate to the
+    storage's schema, and a refresh token issued then still works once."""
+    database = tmp_path / "db.sqlite3"
+    conn = sqlite3.connect(database)
+    for statement in (MIGRATIONS[0] + OLD_SIGNIN_TABLES).split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version=1")
+    conn.execute("INSERT INTO users VALUES ('u1', 'Ann', 0)")
+    conn.execute("INSERT INTO signin_families VALUES ('fam', 'u1', 'somnium-desktop', 0, NULL)")
+    conn.execute("INSERT INTO signin_refresh_tokens VALUES (?, 'fam', ?, NULL)",
+                 (digest("old-refresh"), time.time() + 3600))
+    conn.commit()
+    conn.close()
+
+    async def work() -> None:
+        storage = SQLiteStorage(database)
+        store = SigninStore(storage)
+        try:
+            first = await store.use_refresh_token("old-refresh")
+            assert (first.outcome, first.family_id, first.user_id) == (Refresh.OK, "fam", "u1")
+            assert (await store.use_refresh_token("old-refresh")).outcome is Refresh.REUSED
+        finally:
+            await storage.close()
+
+    asyncio.run(work())
+    conn = sqlite3.connect(database)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "signin_schema" not in tables and "signin_families" in tables
+    conn.close()
+
+
+def test_sign_in_secrets_reach_the_storage_only_hashed_and_work_once(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+
+    async def work() -> None:
+        storage = SQLiteStorage(database)
+        store = SigninStore(storage)
+        try:
+            user = await storage.create_user("Ann")
+            await store.add_request(_request("req"))
+            assert await store.send_to_provider("req", "test", "our-state", "nonce", "verifier")
+            pending = await store.take_login("our-state")
+            assert pending is not None and pending.request.id == "req"
+            assert (pending.nonce, pending.code_verifier) == ("nonce", "verifier")
+            assert await store.take_login("our-state") is None  # single use
+            assert await store.get_request("req") is None
+            await store.add_request(_request("waiting"))
+            assert await store.send_to_provider("waiting", "test", "state-2", "n", "v")
+
+            await store.add_request(_request("gone", expires_in=-1))
+            assert await store.get_request("gone") is None  # expired
+            assert not await store.send_to_provider("gone", "test", "s2", "n", "v")
+
+            await store.add_code("the-code", _grant(user.id))
+            grant, before = await store.take_code("the-code", "fam")
+            assert grant is not None and grant.user_id == user.id and before is None
+            assert await store.take_code("the-code", "other") == (None, "fam")
+            assert await store.take_code("no-such-code", "fam") == (None, None)
+
+            await store.add_family("fam", user.id, "somnium-desktop")
+            await store.add_refresh_token("refresh-1", "fam", time.time() + 60)
+            await store.add_family_session("fam", "session-hash")
+            assert await store.family_of_refresh_token("refresh-1") == "fam"
+            assert await store.family_of_session("session-hash") == "fam"
+            assert await store.revoke_family("fam") == ["session-hash"]
+            assert (await store.use_refresh_token("refresh-1")).outcome is Refresh.REVOKED
+            assert (await store.use_refresh_token("stranger")).outcome is Refresh.UNKNOWN
+        finally:
+            await storage.close()
+
+    asyncio.run(work())
+    dump = "\n".join(sqlite3.connect(database).iterdump())
+    for secret in ("state-2", "the-code", "refresh-1"):
+        assert secret not in dump and digest(secret) in dump
