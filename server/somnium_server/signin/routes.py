@@ -20,6 +20,7 @@ from ..config import Settings
 from ..context import current_user
 from ..errors import ApiError, ErrorBody, responses
 from ..models import Strict, UserInfo
+from ..ratelimit import RateLimiter
 from ..sessions import hash_token, issue_session
 from ..storage import AuthRequest, CodeGrant, Identity, PendingLogin, Refresh, Storage, User
 from . import pages
@@ -53,6 +54,11 @@ class Signin:
     parties: dict[str, RelyingParty]
     public_url: str
     listen_host: str
+    limiter: RateLimiter
+
+    def wait(self, request: Request) -> int:
+        """Spend one of this client address's sign-in requests: 0, or seconds to wait."""
+        return self.limiter.wait(request.client.host if request.client else "unknown")
 
     def local_enabled(self, request: Request) -> bool:
         """Local accounts: only when enabled, and only on a loopback listener and connection."""
@@ -88,6 +94,7 @@ def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
         store=SigninStore(storage),
         parties=parties,
         public_url=settings.public_url.rstrip("/"), listen_host=settings.host,
+        limiter=RateLimiter("sign-in", settings.rate_signin),
     )
     app.state.signin = signin
     # the routes themselves, as the lobby's are (app.py): an included router is one opaque
@@ -131,6 +138,14 @@ async def _request_of_this_browser(
     return req if req is not None and _browser_matches(request, req) else None
 
 
+def _slow_down_page(wait: int) -> Response:
+    page = pages.error_page(
+        f"Too many sign-in requests from this address: try again in {wait} s.", 429
+    )
+    page.headers["Retry-After"] = str(wait)
+    return page
+
+
 EXPIRED_PAGE_TEXT = (
     "This sign-in has expired or belongs to another browser: start again from Somnium."
 )
@@ -152,6 +167,8 @@ async def authorize(
     code_challenge_method: Annotated[str, Query(max_length=16)] = "",
     provider: Annotated[str | None, Query(max_length=32)] = None,
 ) -> Response:
+    if wait := signin.wait(request):
+        return _slow_down_page(wait)
     # Until client and redirect_uri are known good, nothing is ever redirected anywhere.
     if client_id != CLIENT_ID:
         return pages.error_page(f"Unknown client {client_id!r}: only the Somnium app signs in.")
@@ -227,6 +244,8 @@ async def choose_provider(
     provider: Annotated[str, Path(max_length=32)],
     request_id: Annotated[str, Query(alias="request", max_length=64)] = "",
 ) -> Response:
+    if wait := signin.wait(request):
+        return _slow_down_page(wait)
     req = await _request_of_this_browser(request, signin, request_id)
     if req is None:
         return pages.error_page(EXPIRED_PAGE_TEXT)
@@ -249,6 +268,8 @@ async def provider_callback(
     error: Annotated[str, Query(max_length=128)] = "",
     error_description: Annotated[str, Query(max_length=512)] = "",
 ) -> Response:
+    if wait := signin.wait(request):
+        return _slow_down_page(wait)
     # Our own state toward the provider: single use, and it must come back to the same browser.
     pending = await signin.store.take_login(state) if state else None
     if pending is None or pending.provider != provider or provider not in signin.parties:
@@ -284,6 +305,8 @@ async def provider_callback(
     **BROWSER_ROUTE,
 )
 async def local_account(request: Request, signin: Ctx) -> Response:
+    if wait := signin.wait(request):
+        return _slow_down_page(wait)
     if not signin.local_enabled(request):
         return pages.error_page("Local accounts are not offered by this server.", 404)
     try:
@@ -352,19 +375,31 @@ async def _issue_code(signin: Signin, pending: PendingLogin, user: User) -> Resp
 class OAuthError(Exception):
     """An RFC 6749 section 5.2 error answer."""
 
-    def __init__(self, error: str, description: str, status: int = 400) -> None:
+    def __init__(
+        self, error: str, description: str, status: int = 400, retry_after: int = 0
+    ) -> None:
         super().__init__(description)
         self.error = error
         self.description = description
         self.status = status
+        self.retry_after = retry_after
 
     def response(self) -> JSONResponse:
         # RFC 6749's members, plus `message` so that it is the server's ErrorBody too.
         return JSONResponse(
             {"error": self.error, "error_description": self.description,
              "message": self.description},
-            status_code=self.status, headers=pages.NO_STORE,
+            status_code=self.status,
+            headers={**pages.NO_STORE, "Retry-After": str(self.retry_after)}
+            if self.retry_after else pages.NO_STORE,
         )
+
+    @classmethod
+    def unless_allowed(cls, signin: Signin, request: Request) -> None:
+        """429 when this client address has used up its sign-in requests."""
+        if wait := signin.wait(request):
+            raise cls("rate_limited", f"too many sign-in requests: retry in {wait} s", 429,
+                      retry_after=wait)
 
 
 async def _form(request: Request, known: frozenset[str]) -> dict[str, str]:
@@ -417,12 +452,13 @@ def oauth_errors(status: int, description: str) -> dict[int | str, dict[str, Any
     response_model=TokenAnswer,
     responses={**oauth_errors(400, "invalid_grant, invalid_request, unsupported_grant_type"),
                **oauth_errors(401, "invalid_client: not the Somnium app"),
-               **responses(413)},
+               **responses(413, 429)},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/x-www-form-urlencoded": {"schema": TokenForm.model_json_schema()}}}},
 )
 async def token(request: Request, signin: Ctx) -> Response:
     try:
+        OAuthError.unless_allowed(signin, request)
         form = await _form(request, frozenset(TokenForm.model_fields))
         if form.get("client_id") != CLIENT_ID:
             raise OAuthError("invalid_client", f"unknown client: only {CLIENT_ID}", 401)
@@ -506,12 +542,14 @@ class RevokeForm(BaseModel):
     "/auth/revoke",
     summary="Sign out: revoke a refresh or access token and everything issued with it (RFC 7009)",
     responses={200: {"description": "revoked, or was not valid anyway: an empty object"},
-               **oauth_errors(400, "invalid_request: no token given"), **responses(413)},
+               **oauth_errors(400, "invalid_request: no token given"),
+               **responses(413, 429)},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/x-www-form-urlencoded": {"schema": RevokeForm.model_json_schema()}}}},
 )
 async def revoke(request: Request, signin: Ctx) -> Response:
     try:
+        OAuthError.unless_allowed(signin, request)
         form = await _form(request, frozenset(RevokeForm.model_fields))
         presented = form.get("token", "")
         if not presented:
@@ -545,11 +583,12 @@ class Rename(Strict):
     "/me",
     tags=["users"],
     summary="Change the name other players see",
-    responses=responses(400, 401, 422),
+    responses=responses(400, 401, 422, 429),
 )
 async def rename_me(
     body: Rename, signin: Ctx, user: Annotated[User, Depends(current_user)]
 ) -> UserInfo:
+    signin.limiter.check(f"user:{user.id}")
     name = clean_name(body.display_name)
     if name is None:
         raise ApiError(400, "invalid_name",
