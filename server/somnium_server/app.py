@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from starlette.types import Receive, Scope, Send
 
-from . import __version__, errors
+from . import __version__, docs, errors
 from .bodylimit import BodyLimit
 from .computer import Computers
 from .config import Settings
@@ -98,6 +98,8 @@ def create_app(
             "(`Authorization: Bearer <token>`); watching does not."
         ),
         lifespan=lifespan,
+        docs_url=None,  # docs.install serves /docs without a CDN
+        redoc_url=None,
         # the routes themselves, not include_router(): its wrappers cost every request a
         # second round of route matching
         routes=[*busy.routes, *router.routes],
@@ -105,6 +107,7 @@ def create_app(
     app.state.ctx = ctx
     describe(app, lambda: list(games.computers.available()))
     errors.install(app)
+    docs.install(app)
     signin.install(app, settings, store)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.fast = FastPath(app.full, ctx)
