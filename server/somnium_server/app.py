@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -22,6 +24,7 @@ from .lobby import Lobby
 from .models import LEVEL_PATTERN
 from .ratelimit import RateLimiter
 from .routes import busy, router
+from .sessions import sweep
 from .signin import routes as signin
 from .signin.config import check_local_accounts
 from .sqlite_storage import SQLiteStorage
@@ -82,9 +85,13 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await games.load()
         hub.start()
+        sweeper = asyncio.get_running_loop().create_task(sweep(store))
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
             await hub.stop()
             await games.stop()
             await store.close()

@@ -228,5 +228,16 @@ class SQLiteSignin:
         def work(c: sqlite3.Connection) -> None:
             c.execute("DELETE FROM signin_requests WHERE expires_at <= ?", (now,))
             c.execute("DELETE FROM signin_codes WHERE expires_at <= ?", (now - 3600,))
+            c.execute("DELETE FROM signin_refresh_tokens WHERE expires_at <= ?", (now - 86400,))
+            c.execute(
+                "DELETE FROM signin_family_sessions"
+                " WHERE session_hash NOT IN (SELECT token_hash FROM sessions)"
+            )
+            c.execute(
+                "DELETE FROM signin_families WHERE created_at <= ?"
+                " AND id NOT IN (SELECT family_id FROM signin_refresh_tokens)"
+                " AND id NOT IN (SELECT family_id FROM signin_family_sessions)",
+                (now - 86400,),
+            )
 
         await self._write(work)

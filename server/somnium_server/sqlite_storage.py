@@ -377,6 +377,11 @@ class SQLiteStorage(SQLiteSignin):
         )
         self._sessions.pop(token_hash, None)  # a read meanwhile saw the row still there
 
+    async def purge_sessions(self, now: float) -> int:
+        return await self._write(
+            lambda c: c.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,)).rowcount
+        )
+
     # -- games --------------------------------------------------------------------------------
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
         def work(c: sqlite3.Connection) -> None:

@@ -234,8 +234,9 @@ class SigninStorage(Protocol):
         ...
 
     async def purge_signin(self, now: float) -> None:
-        """Forget expired requests and long-expired codes (refresh tokens stay, so that a
-        reuse is recognised)."""
+        """Forget what has run out: requests, codes an hour after their expiry (until then a
+        reuse is recognised), refresh tokens a day after theirs, links to sessions no longer
+        stored, and families more than a day old with neither tokens nor sessions left."""
         ...
 
 
@@ -262,6 +263,10 @@ class Storage(SigninStorage, Protocol):
     async def get_session(self, token_hash: str) -> Session | None: ...
 
     async def delete_session(self, token_hash: str) -> None: ...
+
+    async def purge_sessions(self, now: float) -> int:
+        """Delete the sessions expired by `now`; how many."""
+        ...
 
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None: ...
 

@@ -1,4 +1,4 @@
-"""Sign-in's records behind the storage interface: kept in the given storage, migrated, hashed."""
+"""Sign-in's records behind the storage interface: migrated, hashed, swept once run out."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ import time
 from pathlib import Path
 
 from somnium_server import sqlite_signin
+from somnium_server.sessions import hash_token, issue_session, user_for_token
 from somnium_server.signin.store import SigninStore, digest
 from somnium_server.sqlite_storage import MIGRATIONS, SQLiteStorage
 from somnium_server.storage import AuthRequest, CodeGrant, Refresh
+
+from .helpers import LiveServer, make_user, server_settings
 
 # What sign-in made in the server's file before its tables joined the storage's migrations:
 # the same tables, created by itself, with their own version table.
@@ -111,3 +114,71 @@ def test_sign_in_secrets_reach_the_storage_only_hashed_and_work_once(tmp_path: P
     dump = "\n".join(sqlite3.connect(database).iterdump())
     for secret in ("state-2", "the-code", "refresh-1"):
         assert secret not in dump and digest(secret) in dump
+
+
+def test_what_has_run_out_is_swept_and_the_rest_kept(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    now = time.time()
+    day = 86400.0
+
+    async def work() -> None:
+        storage = SQLiteStorage(database)
+        store = SigninStore(storage)
+        try:
+            user = await storage.create_user("Ann")
+            live = await issue_session(storage, user.id, 3600)
+            await issue_session(storage, user.id, -1)  # already expired
+            for family in ("old", "new"):
+                await store.add_family(family, user.id, "somnium-desktop")
+            await store.add_family_session("old", "hash of a session long gone")
+            await store.add_family_session("new", hash_token(live))
+            await store.add_refresh_token("long-expired", "old", now - 2 * day)
+            await store.add_refresh_token("current", "new", now + 30 * day)
+            await store.add_request(_request("stale", expires_in=-1))
+            await store.add_request(_request("open"))
+            assert await storage.purge_sessions(now) == 1
+            await storage.purge_signin(now)
+            assert (await user_for_token(storage, live)) is not None
+            assert await store.family_of_session(hash_token(live)) == "new"
+            assert await store.family_of_session("hash of a session long gone") is None
+            assert (await store.use_refresh_token("long-expired")).outcome is Refresh.UNKNOWN
+            assert await store.get_request("open") is not None
+            # "old" has nothing left but is kept a day: a family just made has its tokens on
+            # their way. Two days on, it goes; "new" stays for its refresh token.
+            assert await store.revoke_family("old") == []
+            later = now + 2 * day
+            assert await storage.purge_sessions(later) == 1
+            await storage.purge_signin(later)
+            assert await store.family_of_session(hash_token(live)) is None
+            assert (await store.use_refresh_token("current")).outcome is Refresh.OK
+        finally:
+            await storage.close()
+
+    asyncio.run(work())
+    conn = sqlite3.connect(database)
+    counts = {table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+              for table in ("sessions", "signin_requests", "signin_families",
+                            "signin_refresh_tokens", "signin_family_sessions")}
+    conn.close()
+    assert counts == {"sessions": 0, "signin_requests": 0, "signin_families": 1,
+                      "signin_refresh_tokens": 1, "signin_family_sessions": 0}
+
+
+def test_the_server_sweeps_expired_sessions_when_it_starts(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    make_user(database, "Gone", lifetime=-1)
+    _, token = make_user(database, "Here")
+    server = LiveServer(server_settings(database))
+    try:
+        assert server.get("/me", headers={"Authorization": f"Bearer {token}"}).ok
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            conn = sqlite3.connect(database)
+            left = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+            conn.close()
+            if left == 1:
+                break
+            time.sleep(0.05)
+        assert left == 1
+    finally:
+        server.stop()

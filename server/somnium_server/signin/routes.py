@@ -193,7 +193,6 @@ async def authorize(
         redirect_uri=redirect_uri, app_state=state, code_challenge=code_challenge,
         expires_at=time.time() + signin.config.login_seconds,
     )
-    await signin.store.purge()
     await signin.store.add_request(req)
     keys = [key for key, _ in offered]
     if provider in keys or len(keys) == 1:
@@ -583,7 +582,7 @@ class Rename(Strict):
     "/me",
     tags=["users"],
     summary="Change the name other players see",
-    responses=responses(400, 401, 422, 429),
+    responses=responses(400, 401, 413, 422, 429),
 )
 async def rename_me(
     body: Rename, signin: Ctx, user: Annotated[User, Depends(current_user)]

@@ -108,7 +108,3 @@ class SigninStore:
     async def revoke_family(self, family_id: str) -> list[str]:
         """Revoke a family; the session hashes it issued, for the caller to end."""
         return await self.storage.revoke_family(family_id, self.clock())
-
-    async def purge(self) -> None:
-        """Forget expired requests and codes (refresh tokens stay, to recognise a reuse)."""
-        await self.storage.purge_signin(self.clock())
