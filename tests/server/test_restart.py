@@ -37,6 +37,16 @@ def _start(database: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     raise AssertionError(f"the server did not start: {log.read_text()}")
 
 
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, and SIGKILL if the server has not stopped 10 s later."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 def test_kill_9_mid_game_and_every_game_resumes(tmp_path: Path) -> None:
     database = tmp_path / "somnium.sqlite3"
     port = free_port()
@@ -113,12 +123,7 @@ def test_kill_9_mid_game_and_every_game_resumes(tmp_path: Path) -> None:
             assert mover.act(duel, detail["version"], rng.choice(detail["view"]["legal"])).ok
         assert ann.get(f"/games/{duel}/replay").status_code == 200
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.kill(process.pid, signal.SIGKILL)
-            process.wait()
+        _stop(process)
     assert "Traceback" not in (tmp_path / "server.log").read_text()
 
 
@@ -168,10 +173,5 @@ def test_a_lobby_stream_resumed_across_a_kill_9_gets_a_snapshot_not_new_events(
         assert [e.id for e in got] == new_ids[1:]
         assert [e.json()["game"]["id"] for e in got] == after[1:]
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.kill(process.pid, signal.SIGKILL)
-            process.wait()
+        _stop(process)
     assert "Traceback" not in (tmp_path / "server.log").read_text()
