@@ -92,11 +92,16 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX actions_by_version ON actions(game_id, version);
     """,
+    # the state is stored as a snapshot every few actions; state_version says when it was taken
+    """
+    ALTER TABLE games ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET state_version = version;
+    """,
 )
 
 _GAME_COLUMNS = (
     "id, name, created_at, created_by, seats, status, state, initial_state, version, seq, "
-    "meta, bot_seed"
+    "meta, bot_seed, state_version"
 )
 
 
@@ -108,7 +113,7 @@ def _game_row(record: GameRecord) -> tuple[Any, ...]:
     return (
         record.id, record.name, record.created_at, record.created_by, _dumps(record.seats),
         record.status, _dumps(record.state), _dumps(record.initial_state), record.version,
-        record.seq, _dumps(record.meta), record.bot_seed,
+        record.seq, _dumps(record.meta), record.bot_seed, record.snapshot_version,
     )
 
 
@@ -117,7 +122,7 @@ def _game_from_row(row: Sequence[Any]) -> GameRecord:
         id=row[0], name=row[1], created_at=row[2], created_by=row[3],
         seats=orjson.loads(row[4]), status=row[5], state=orjson.loads(row[6]),
         initial_state=orjson.loads(row[7]), version=row[8], seq=row[9],
-        meta=orjson.loads(row[10]), bot_seed=row[11],
+        meta=orjson.loads(row[10]), bot_seed=row[11], state_version=row[12],
     )
 
 
@@ -378,7 +383,7 @@ class SQLiteStorage:
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
         def work(c: sqlite3.Connection) -> None:
             c.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 _game_row(record),
             )
             _insert_events(c, record.id, events)
@@ -390,12 +395,21 @@ class SQLiteStorage:
 
         def work(c: sqlite3.Connection) -> None:
             # name, creation, initial state and bot seed never change after create_game
-            cursor = c.execute(
-                "UPDATE games SET seats=?, status=?, state=?, version=?, seq=?, meta=? "
-                "WHERE id=? AND version=?",
-                (_dumps(record.seats), record.status, _dumps(record.state), record.version,
-                 record.seq, _dumps(record.meta), record.id, update.expected_version),
-            )
+            if record.snapshot_version == record.version:
+                cursor = c.execute(
+                    "UPDATE games SET seats=?, status=?, state=?, state_version=?, version=?, "
+                    "seq=?, meta=? WHERE id=? AND version=?",
+                    (_dumps(record.seats), record.status, _dumps(record.state), record.version,
+                     record.version, record.seq, _dumps(record.meta), record.id,
+                     update.expected_version),
+                )
+            else:  # the stored snapshot stays; the action row records the change
+                cursor = c.execute(
+                    "UPDATE games SET seats=?, status=?, version=?, seq=?, meta=? "
+                    "WHERE id=? AND version=?",
+                    (_dumps(record.seats), record.status, record.version, record.seq,
+                     _dumps(record.meta), record.id, update.expected_version),
+                )
             if cursor.rowcount != 1:
                 raise VersionConflict(record.id)
             _insert_events(c, record.id, update.events)
@@ -429,11 +443,11 @@ class SQLiteStorage:
         ).fetchall()
         return [StoredEvent(seq, orjson.loads(data), data.encode()) for seq, data in rows]
 
-    async def get_actions(self, game_id: str) -> list[StoredAction]:
+    async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
         rows = self._conn.execute(
             "SELECT action_id, user_id, seat, version, action, result FROM actions "
-            "WHERE game_id = ? ORDER BY version",
-            (game_id,),
+            "WHERE game_id = ? AND version > ? ORDER BY version",
+            (game_id, after),
         ).fetchall()
         return [
             StoredAction(aid, uid, seat, version, orjson.loads(action), bytes(result))
