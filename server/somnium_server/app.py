@@ -17,7 +17,7 @@ from .bodylimit import BodyLimit
 from .computer import Computers
 from .config import Settings
 from .context import SECURITY_SCHEMES, ServerContext
-from .events import StreamHub
+from .events import RAW_SEND, StreamHub
 from .fastpath import FastPath
 from .games import GameService
 from .lobby import Lobby
@@ -45,6 +45,7 @@ class SomniumApp(FastAPI):
             and await fast.handle(scope, receive, send)
         ):
             return
+        scope[RAW_SEND] = send
         if self.proxied is not None and scope["type"] in ("http", "websocket"):
             await self.proxied(scope, receive, send)
             return

@@ -407,7 +407,8 @@ class GameService:
         if "seats" in stored_changes:
             stored_changes["seats"] = [s.to_dict() for s in stored_changes["seats"]]
         if "state" in stored_changes:
-            if snapshot or action is None:
+            # seats and meta are stored with snapshots only (see GameUpdate)
+            if snapshot or action is None or "seats" in changes or "meta" in changes:
                 stored_changes["state"] = state_to_dict(stored_changes["state"])
                 stored_changes["state_version"] = version
             else:

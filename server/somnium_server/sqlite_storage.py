@@ -403,12 +403,11 @@ class SQLiteStorage:
                      record.version, record.seq, _dumps(record.meta), record.id,
                      update.expected_version),
                 )
-            else:  # the stored snapshot stays; the action row records the change
+            else:  # an action between snapshots: its own row records the change
                 cursor = c.execute(
-                    "UPDATE games SET seats=?, status=?, version=?, seq=?, meta=? "
-                    "WHERE id=? AND version=?",
-                    (_dumps(record.seats), record.status, record.version, record.seq,
-                     _dumps(record.meta), record.id, update.expected_version),
+                    "UPDATE games SET status=?, version=?, seq=? WHERE id=? AND version=?",
+                    (record.status, record.version, record.seq, record.id,
+                     update.expected_version),
                 )
             if cursor.rowcount != 1:
                 raise VersionConflict(record.id)

@@ -106,9 +106,10 @@ class StoredAction:
 class GameUpdate:
     """Everything one accepted change writes, committed together or not at all.
 
-    The stored state is replaced only if the record's is a fresh snapshot (taken at the
-    record's version); otherwise the stored snapshot stays and the action is what records
-    the change.
+    The stored game is replaced in full only if the record's state is a fresh snapshot
+    (taken at the record's version). Otherwise the change is an action between snapshots:
+    the stored snapshot, seats and meta stay, only status, version and seq are written, and
+    the action is what records the change.
     """
 
     record: GameRecord

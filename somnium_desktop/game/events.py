@@ -129,11 +129,16 @@ def _encode(value: object) -> Any:
     return value
 
 
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {
+    cls: tuple(field.name for field in dataclasses.fields(cls)) for cls in EVENT_TYPES.values()
+}
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The event as plain JSON data, tagged with its type."""
     data: dict[str, Any] = {"type": event.type}
-    for field in dataclasses.fields(event):
-        data[field.name] = _encode(getattr(event, field.name))
+    for name in _FIELD_NAMES[type(event)]:
+        data[name] = _encode(getattr(event, name))
     return data
 
 
