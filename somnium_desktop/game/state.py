@@ -56,11 +56,16 @@ class GameState:
 
     @property
     def fools_left(self) -> int:
-        return list(map(_KIND, self.deck)).count(Kind.FOOL)
+        return self.specials_left()[0]
 
     @property
     def death_left(self) -> bool:
-        return Kind.DEATH in map(_KIND, self.deck)  # Death is the one card of its kind
+        return self.specials_left()[1]
+
+    def specials_left(self) -> tuple[int, bool]:
+        """(Fools left in the deck, whether Death is), in one look at the deck."""
+        kinds = [card.kind for card in self.deck]
+        return kinds.count(Kind.FOOL), Kind.DEATH in kinds  # Death: the one card of its kind
 
     @property
     def table_suits(self) -> frozenset[Suit]:
@@ -73,7 +78,6 @@ class GameState:
         return held_suits(self.banks[1 - self.turn])
 
 
-_KIND = attrgetter("kind")
 _FIELDS = tuple(f.name for f in fields(GameState))
 _values = attrgetter(*_FIELDS)
 
