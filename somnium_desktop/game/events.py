@@ -121,8 +121,11 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+_CODED = (Card, Suit)  # a tuple: `Card | Suit` would build a union type on every call
+
+
 def _encode(value: object) -> Any:
-    if isinstance(value, Card | Suit):
+    if isinstance(value, _CODED):
         return value.code
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
