@@ -97,6 +97,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
     UPDATE games SET state_version = version;
     """,
+    # a game's actions are found through the primary key (game_id first) and sorted in memory;
+    # the index cost every action one more page written to the WAL and checkpointed
+    """
+    DROP INDEX actions_by_version;
+    """,
 )
 
 _GAME_COLUMNS = (
