@@ -38,6 +38,7 @@ CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event
 # only a change made by another process on the same file waits out this recheck.
 RECHECK = 5.0
 CACHE_LIMIT = 100_000
+CACHE_KB = 32_768  # SQLite's page cache for the event loop's connection
 
 # Each entry moves the schema one version on; PRAGMA user_version counts those applied.
 MIGRATIONS: tuple[str, ...] = (
@@ -143,6 +144,9 @@ def connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA busy_timeout=5000")
     # no checkpoints on the event loop's connection: they fsync; Checkpointer does them
     conn.execute("PRAGMA wal_autocheckpoint=0")
+    # the pages of the games being played stay in memory: with SQLite's default 2 MB, most
+    # actions read their game's pages back from the file (a few system calls each)
+    conn.execute(f"PRAGMA cache_size=-{CACHE_KB}")
     migrate(conn)
     return conn
 
