@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 
 import orjson
 
+from . import sqlite_signin
+from .sqlite_signin import SQLiteSignin
 from .storage import (
     GameRecord,
     GameUpdate,
@@ -93,6 +95,7 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX actions_by_version ON actions(game_id, version);
     """,
+    sqlite_signin.MIGRATION,
     # the state is stored as a snapshot every few actions; state_version says when it was taken
     """
     ALTER TABLE games ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
@@ -204,7 +207,7 @@ class Checkpointer(threading.Thread):
         self.join()
 
 
-class SQLiteStorage:
+class SQLiteStorage(SQLiteSignin):
     """Storage in one SQLite file; safe to open from several processes (WAL)."""
 
     def __init__(self, path: Path) -> None:
@@ -387,6 +390,11 @@ class SQLiteStorage:
             lambda c: c.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
         )
         self._sessions.pop(token_hash, None)  # a read meanwhile saw the row still there
+
+    async def purge_sessions(self, now: float) -> int:
+        return await self._write(
+            lambda c: c.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,)).rowcount
+        )
 
     # -- games --------------------------------------------------------------------------------
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
