@@ -62,8 +62,12 @@ class ServerProcess:
         )
 
     def cpu_seconds(self) -> float:
+        return sum(self.cpu_split())
+
+    def cpu_split(self) -> tuple[float, float]:
+        """(user, system) CPU seconds so far."""
         fields_ = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields_[11]) + int(fields_[12])) / CLK_TCK  # utime + stime
+        return int(fields_[11]) / CLK_TCK, int(fields_[12]) / CLK_TCK  # utime, stime
 
     def memory_mb(self) -> tuple[float, float]:
         """(resident now, peak resident) in MB."""
@@ -88,16 +92,23 @@ class Meter:
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        self.cpu0 = server.cpu_seconds()
+        self.split0 = server.cpu_split()
+        self.cpu0 = sum(self.split0)
         self.own0 = _own_cpu()
         self.wall0 = time.perf_counter()
 
     def report(self, actions: int = 0, per: str = "action") -> str:
-        cpu = self.server.cpu_seconds() - self.cpu0
+        (user_now, system_now), (user0, system0) = self.server.cpu_split(), self.split0
+        user, system = user_now - user0, system_now - system0
+        cpu = user + system
         own = _own_cpu() - self.own0
         wall = time.perf_counter() - self.wall0
         rss, peak = self.server.memory_mb()
-        per_action = f", {1e6 * cpu / actions:.1f} us of server CPU per {per}" if actions else ""
+        per_action = (
+            f", {1e6 * cpu / actions:.1f} us of server CPU per {per} (user "
+            f"{1e6 * user / actions:.0f} + system {1e6 * system / actions:.0f})"
+            if actions else ""
+        )
         return (f"server CPU {100 * cpu / wall:.0f}% of one core{per_action}, RSS {rss:.0f} MB "
                 f"(peak {peak:.0f} MB); load generator CPU {100 * own / wall:.0f}%")
 

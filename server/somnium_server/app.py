@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from . import __version__, docs, errors
 from .bodylimit import BodyLimit
 from .computer import Computers
 from .config import Settings
 from .context import SECURITY_SCHEMES, ServerContext
-from .events import StreamHub
+from .events import RAW_SEND, StreamHub
 from .fastpath import FastPath
 from .games import GameService
 from .lobby import Lobby
@@ -35,6 +37,9 @@ class SomniumApp(FastAPI):
     """FastAPI, with the busiest requests answered first by a raw path (see fastpath)."""
 
     fast: FastPath | None = None
+    # uvicorn's X-Forwarded-For handling (trusting the proxies uvicorn would), in front of
+    # the full framework only; uvicorn's own is turned off in cli.uvicorn_config
+    proxied: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         fast = self.fast
@@ -42,6 +47,11 @@ class SomniumApp(FastAPI):
             fast is not None and scope["type"] == "http" and not self.root_path
             and await fast.handle(scope, receive, send)
         ):
+            return
+        if scope["type"] == "http":
+            scope[RAW_SEND] = send  # for the event streams' bodies (see events.RAW_SEND)
+        if self.proxied is not None and scope["type"] in ("http", "websocket"):
+            await self.proxied(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
 
@@ -118,6 +128,9 @@ def create_app(
     signin.install(app, settings, store)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.fast = FastPath(app.full, ctx)
+    app.proxied = cast(ASGIApp, ProxyHeadersMiddleware(  # uvicorn's ASGI types, not Starlette's
+        cast(Any, app.full), trusted_hosts=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+    ))
     return app
 
 

@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from .app import create_app
 from .config import Settings, load_settings
+from .onewrite import OneWriteProtocol
 
 GC_YOUNG = 5_000  # allocations between young collections (Python's default: 700)
 
@@ -50,7 +51,10 @@ def uvicorn_config(settings: Settings, app: FastAPI | None = None) -> uvicorn.Co
         log_level=settings.log_level,
         access_log=settings.access_log,
         loop="uvloop" if sys.platform != "win32" else "asyncio",
-        http="httptools",
+        http=OneWriteProtocol,
+        # the app puts the forwarded-address middleware in front of the full framework only:
+        # the raw path (fastpath.py) never reads the client's address
+        proxy_headers=False,
         ws="none",
         lifespan="on",
         timeout_graceful_shutdown=1,

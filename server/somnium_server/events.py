@@ -13,6 +13,10 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 KEEPALIVE = b": keep-alive\n\n"
+# The server's own send, kept in the scope by the app (app.SomniumApp): once a stream's head
+# is out, its body goes straight there, past the framework's per-message wrappers (which
+# only watch for the head), as each event goes to each of thousands of listeners.
+RAW_SEND = "somnium.raw_send"
 
 
 def frame(event: str, data: Any, event_id: str | int | None = None) -> bytes:
@@ -189,6 +193,7 @@ class EventStreamResponse(Response):
             await send(
                 {"type": "http.response.start", "status": 200, "headers": self.raw_headers}
             )
+            send = scope.get(RAW_SEND, send)
             buffer = subscriber.buffer
             if self.hub.direct_writes and inspect.iscoroutinefunction(send):
                 subscriber.direct = send

@@ -25,6 +25,7 @@ from somnium_desktop.game import (
     apply,
     event_to_dict,
     new_game,
+    replay,
     state_from_dict,
     state_to_dict,
     view_of,
@@ -37,11 +38,14 @@ from .events import StreamHub, Subscriber, frame
 from .lobby import Lobby
 from .models import ActRequest, ComputerOpponent, PersonOpponent
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
-from .storage import GameUpdate, Storage, StoredAction, StoredEvent, User
+from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
 
 log = logging.getLogger("somnium_server.games")
 
 COMPUTER_USER = "computer"
+# The full state is stored every this many actions (and when a game ends); in between an
+# action writes only its own row, and loading replays the actions after the snapshot.
+SNAPSHOT_EVERY = 32
 HISTORY_GRACE = 600.0  # seconds a finished game's events and answers stay in memory
 
 
@@ -74,6 +78,8 @@ class GameService:
         """Bring every stored game back; computers resume the turns that are theirs."""
         for record in await self.storage.list_games():
             room = GameRoom.from_record(record, self.event_window)
+            if record.snapshot_version < record.version:
+                room.state = await stored_state(self.storage, record)
             if record.status != "finished":  # finished ones: on demand (ensure_history)
                 await self._load_history(room)
             self.rooms[room.id] = room
@@ -192,6 +198,7 @@ class GameService:
             table_events.append({"type": "game_started", "first": state.first})
         events = _number(table_events, room.seq, room.version, room.view())
         room.seq = events[-1].seq
+        room.snapshot = (room.version, room.initial_state)
         await self.storage.create_game(room.record(), events)
         self.rooms[game_id] = room
         room.remember(events)
@@ -306,6 +313,7 @@ class GameService:
         await self._commit(
             room, [], state=state, status="finished" if state.over else "playing",
             numbered=events, action=stored,
+            snapshot=state.over or version - room.snapshot[0] >= SNAPSHOT_EVERY,
         )
         room.actions[action_id] = (user_id, result)
         room.seed_view(view)
@@ -381,9 +389,14 @@ class GameService:
         *,
         numbered: list[StoredEvent] | None = None,
         action: StoredAction | None = None,
+        snapshot: bool = True,
         **changes: Any,
     ) -> None:
-        """Store a change (caller holds the room's lock), then apply it and tell the listeners."""
+        """Store a change (caller holds the room's lock), then apply it and tell the listeners.
+
+        A changed state is stored in full only with `snapshot`; otherwise the stored snapshot
+        stays and `action` (which made the state) is what the storage keeps of the change.
+        """
         version = room.version + 1
         events = (
             numbered if numbered is not None
@@ -394,11 +407,18 @@ class GameService:
         if "seats" in stored_changes:
             stored_changes["seats"] = [s.to_dict() for s in stored_changes["seats"]]
         if "state" in stored_changes:
-            stored_changes["state"] = state_to_dict(stored_changes["state"])
+            # seats and meta are stored with snapshots only (see GameUpdate)
+            if snapshot or action is None or "seats" in changes or "meta" in changes:
+                stored_changes["state"] = state_to_dict(stored_changes["state"])
+                stored_changes["state_version"] = version
+            else:
+                stored_changes["state_version"], stored_changes["state"] = room.snapshot
         record = room.record(version=version, seq=seq, **stored_changes)
         await self.storage.update_game(
             GameUpdate(record=record, expected_version=room.version, events=events, action=action)
         )
+        if record.snapshot_version == version:
+            room.snapshot = (version, record.state)
         for key, value in changes.items():
             setattr(room, key, value)
         room.version = version
@@ -439,6 +459,15 @@ class GameService:
         room.announced_observers = room.observers
         room.channel.publish(frame("observers", {"type": "observers", "count": room.observers}))
         self.lobby.publish("observers", {"game_id": room.id, "observers": room.observers})
+
+
+async def stored_state(storage: Storage, record: GameRecord) -> GameState:
+    """The state a stored game is at: its snapshot, then the actions after it replayed."""
+    state = state_from_dict(record.state)
+    if record.snapshot_version == record.version:
+        return state
+    actions = await storage.get_actions(record.id, after=record.snapshot_version)
+    return replay(state, ((a.seat, action_from_dict(a.action)) for a in actions))
 
 
 def _answer(version: int, events: list[StoredEvent], view_json: bytes) -> bytes:

@@ -66,17 +66,21 @@ class GameRoom:
     announced_observers: int = 0
     observer_flush: asyncio.TimerHandle | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
+    # the state as last stored and the version it was taken at (see GameRecord.state_version)
+    snapshot: tuple[int, dict[str, Any]] = (0, {})
     _view: tuple[int, dict[str, Any]] | None = None
     _detail: tuple[tuple[int, int], bytes] | None = None
 
     @classmethod
     def from_record(cls, record: GameRecord, window: int) -> GameRoom:
+        """The room as stored; its state is the snapshot's, before any actions made after it."""
         return cls(
             id=record.id, name=record.name, created_at=record.created_at,
             created_by=record.created_by, seats=[Seat(**s) for s in record.seats],
             status=record.status, state=state_from_dict(record.state),
             initial_state=record.initial_state, version=record.version, seq=record.seq,
             meta=record.meta, bot_seed=record.bot_seed, window=deque(maxlen=window),
+            snapshot=(record.snapshot_version, record.state),
         )
 
     def record(self, **changes: Any) -> GameRecord:
@@ -90,8 +94,9 @@ class GameRoom:
         values.update(changes)
         if "seats" not in values:
             values["seats"] = [s.to_dict() for s in self.seats]
-        if "state" not in values:
+        if "state" not in values:  # a snapshot of the state now
             values["state"] = state_to_dict(self.state)
+            values["state_version"] = values["version"]
         return GameRecord(**values)
 
     def seat_of(self, user_id: str) -> int | None:

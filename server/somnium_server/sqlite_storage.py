@@ -40,6 +40,7 @@ CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event
 # only a change made by another process on the same file waits out this recheck.
 RECHECK = 5.0
 CACHE_LIMIT = 100_000
+CACHE_KB = 32_768  # SQLite's page cache for the event loop's connection
 
 # Each entry moves the schema one version on; PRAGMA user_version counts those applied.
 MIGRATIONS: tuple[str, ...] = (
@@ -95,11 +96,21 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX actions_by_version ON actions(game_id, version);
     """,
     sqlite_signin.MIGRATION,
+    # the state is stored as a snapshot every few actions; state_version says when it was taken
+    """
+    ALTER TABLE games ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET state_version = version;
+    """,
+    # a game's actions are found through the primary key (game_id first) and sorted in memory;
+    # the index cost every action one more page written to the WAL and checkpointed
+    """
+    DROP INDEX actions_by_version;
+    """,
 )
 
 _GAME_COLUMNS = (
     "id, name, created_at, created_by, seats, status, state, initial_state, version, seq, "
-    "meta, bot_seed"
+    "meta, bot_seed, state_version"
 )
 
 
@@ -111,7 +122,7 @@ def _game_row(record: GameRecord) -> tuple[Any, ...]:
     return (
         record.id, record.name, record.created_at, record.created_by, _dumps(record.seats),
         record.status, _dumps(record.state), _dumps(record.initial_state), record.version,
-        record.seq, _dumps(record.meta), record.bot_seed,
+        record.seq, _dumps(record.meta), record.bot_seed, record.snapshot_version,
     )
 
 
@@ -120,7 +131,7 @@ def _game_from_row(row: Sequence[Any]) -> GameRecord:
         id=row[0], name=row[1], created_at=row[2], created_by=row[3],
         seats=orjson.loads(row[4]), status=row[5], state=orjson.loads(row[6]),
         initial_state=orjson.loads(row[7]), version=row[8], seq=row[9],
-        meta=orjson.loads(row[10]), bot_seed=row[11],
+        meta=orjson.loads(row[10]), bot_seed=row[11], state_version=row[12],
     )
 
 
@@ -136,6 +147,9 @@ def connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA busy_timeout=5000")
     # no checkpoints on the event loop's connection: they fsync; Checkpointer does them
     conn.execute("PRAGMA wal_autocheckpoint=0")
+    # the pages of the games being played stay in memory: with SQLite's default 2 MB, most
+    # actions read their game's pages back from the file (a few system calls each)
+    conn.execute(f"PRAGMA cache_size=-{CACHE_KB}")
     migrate(conn)
     return conn
 
@@ -386,7 +400,7 @@ class SQLiteStorage(SQLiteSignin):
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
         def work(c: sqlite3.Connection) -> None:
             c.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 _game_row(record),
             )
             _insert_events(c, record.id, events)
@@ -398,12 +412,20 @@ class SQLiteStorage(SQLiteSignin):
 
         def work(c: sqlite3.Connection) -> None:
             # name, creation, initial state and bot seed never change after create_game
-            cursor = c.execute(
-                "UPDATE games SET seats=?, status=?, state=?, version=?, seq=?, meta=? "
-                "WHERE id=? AND version=?",
-                (_dumps(record.seats), record.status, _dumps(record.state), record.version,
-                 record.seq, _dumps(record.meta), record.id, update.expected_version),
-            )
+            if record.snapshot_version == record.version:
+                cursor = c.execute(
+                    "UPDATE games SET seats=?, status=?, state=?, state_version=?, version=?, "
+                    "seq=?, meta=? WHERE id=? AND version=?",
+                    (_dumps(record.seats), record.status, _dumps(record.state), record.version,
+                     record.version, record.seq, _dumps(record.meta), record.id,
+                     update.expected_version),
+                )
+            else:  # an action between snapshots: its own row records the change
+                cursor = c.execute(
+                    "UPDATE games SET status=?, version=?, seq=? WHERE id=? AND version=?",
+                    (record.status, record.version, record.seq, record.id,
+                     update.expected_version),
+                )
             if cursor.rowcount != 1:
                 raise VersionConflict(record.id)
             _insert_events(c, record.id, update.events)
@@ -437,11 +459,11 @@ class SQLiteStorage(SQLiteSignin):
         ).fetchall()
         return [StoredEvent(seq, orjson.loads(data), data.encode()) for seq, data in rows]
 
-    async def get_actions(self, game_id: str) -> list[StoredAction]:
+    async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
         rows = self._conn.execute(
             "SELECT action_id, user_id, seat, version, action, result FROM actions "
-            "WHERE game_id = ? ORDER BY version",
-            (game_id,),
+            "WHERE game_id = ? AND version > ? ORDER BY version",
+            (game_id, after),
         ).fetchall()
         return [
             StoredAction(aid, uid, seat, version, orjson.loads(action), bytes(result))

@@ -45,7 +45,12 @@ class Session:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A game as stored: `state` is the engine's full state (deck and seed included)."""
+    """A game as stored: `state` is the engine's full state (deck and seed included).
+
+    `state` is the state as it was at version `state_version` (None: at `version`). The
+    actions numbered after it are not in it: replaying them with the engine gives the state
+    now. A snapshot every few actions spares each action rewriting the whole state.
+    """
 
     id: str
     name: str
@@ -59,6 +64,12 @@ class GameRecord:
     seq: int
     meta: dict[str, Any]  # {"agreed": [seats], "rematch": game id or None, "closed": bool}
     bot_seed: int
+    state_version: int | None = None
+
+    @property
+    def snapshot_version(self) -> int:
+        """The version `state` was taken at."""
+        return self.version if self.state_version is None else self.state_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +106,13 @@ class StoredAction:
 
 @dataclass(frozen=True, slots=True)
 class GameUpdate:
-    """Everything one accepted change writes, committed together or not at all."""
+    """Everything one accepted change writes, committed together or not at all.
+
+    The stored game is replaced in full only if the record's state is a fresh snapshot
+    (taken at the record's version). Otherwise the change is an action between snapshots:
+    the stored snapshot, seats and meta stay, only status, version and seq are written, and
+    the action is what records the change.
+    """
 
     record: GameRecord
     expected_version: int
@@ -280,6 +297,8 @@ class Storage(SigninStorage, Protocol):
 
     async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]: ...
 
-    async def get_actions(self, game_id: str) -> list[StoredAction]: ...
+    async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
+        """The game's actions that made versions after `after`, in order."""
+        ...
 
     async def close(self) -> None: ...

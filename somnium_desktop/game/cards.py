@@ -24,12 +24,12 @@ class Suit(IntEnum):
     @property
     def label(self) -> str:
         """The suit's display name, e.g. "Angels"."""
-        return self.name.capitalize()
+        return _SUIT_LABELS[self]
 
     @property
     def code(self) -> str:
         """The suit's wire name, e.g. "angels"."""
-        return self.name.lower()
+        return _SUIT_CODES[self]
 
     @classmethod
     def from_code(cls, code: str) -> Suit:
@@ -37,6 +37,11 @@ class Suit(IntEnum):
             return cls[code.upper()]
         except KeyError:
             raise ValueError(f"unknown suit {code!r}") from None
+
+
+# worked out once: Enum's `name` is a slow descriptor, and every view and event names suits
+_SUIT_CODES = {suit: suit.name.lower() for suit in Suit}
+_SUIT_LABELS = {suit: suit.name.capitalize() for suit in Suit}
 
 
 class Kind(Enum):

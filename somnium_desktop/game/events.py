@@ -121,19 +121,27 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+_CODED = (Card, Suit)  # a tuple: `Card | Suit` would build a union type on every call
+
+
 def _encode(value: object) -> Any:
-    if isinstance(value, Card | Suit):
+    if isinstance(value, _CODED):
         return value.code
     if isinstance(value, tuple):
         return [_encode(v) for v in value]
     return value
 
 
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {
+    cls: tuple(field.name for field in dataclasses.fields(cls)) for cls in EVENT_TYPES.values()
+}
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """The event as plain JSON data, tagged with its type."""
     data: dict[str, Any] = {"type": event.type}
-    for field in dataclasses.fields(event):
-        data[field.name] = _encode(getattr(event, field.name))
+    for name in _FIELD_NAMES[type(event)]:
+        data[name] = _encode(getattr(event, name))
     return data
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from . import errors
 from .actions import Action, Concede, Draw, EndTurn, Steal
-from .cards import DEATH, Card, Kind, Suit, full_deck, score
+from .cards import Card, Kind, Suit, full_deck, score
 from .events import (
     Banked,
     Bust,
@@ -55,11 +56,16 @@ class GameState:
 
     @property
     def fools_left(self) -> int:
-        return sum(1 for card in self.deck if card.kind is Kind.FOOL)
+        return self.specials_left()[0]
 
     @property
     def death_left(self) -> bool:
-        return DEATH in self.deck
+        return self.specials_left()[1]
+
+    def specials_left(self) -> tuple[int, bool]:
+        """(Fools left in the deck, whether Death is), in one look at the deck."""
+        kinds = [card.kind for card in self.deck]
+        return kinds.count(Kind.FOOL), Kind.DEATH in kinds  # Death: the one card of its kind
 
     @property
     def table_suits(self) -> frozenset[Suit]:
@@ -70,6 +76,17 @@ class GameState:
         if not self.steal_pending:
             return ()
         return held_suits(self.banks[1 - self.turn])
+
+
+_FIELDS = tuple(f.name for f in fields(GameState))
+_values = attrgetter(*_FIELDS)
+
+
+def _evolve(state: GameState, **changes: Any) -> GameState:
+    """dataclasses.replace for a GameState, without its introspection on every call."""
+    values = dict(zip(_FIELDS, _values(state), strict=True))
+    values.update(changes)
+    return GameState(**values)
 
 
 def held_suits(bank: Iterable[Card]) -> tuple[Suit, ...]:
@@ -145,7 +162,7 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
     events: list[Event] = []
     if isinstance(action, Concede):
         events.append(Conceded(seat))
-        state = replace(state, conceded_by=seat)
+        state = _evolve(state, conceded_by=seat)
         return _end(state, events, winner=1 - seat, reason="concede"), events
     if isinstance(action, Draw):
         return _draw(state, events), events
@@ -157,19 +174,19 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
 def _draw(state: GameState, events: list[Event]) -> GameState:
     card, deck = state.deck[0], state.deck[1:]
     seat = state.turn
-    state = replace(state, deck=deck)
+    state = _evolve(state, deck=deck)
     events.append(CardDrawn(seat, card))
     if card.kind is Kind.DEATH:
         cards = (*state.table, card)
         events.append(DeathDrawn(seat, cards))
-        state = replace(state, table=(), discard=state.discard + cards)
+        state = _evolve(state, table=(), discard=state.discard + cards)
         return _pass(state, events)
     if card.kind is Kind.FOOL:
-        state = replace(state, discard=(*state.discard, card))
+        state = _evolve(state, discard=(*state.discard, card))
         suits = held_suits(state.banks[1 - seat])
         if suits:
             events.append(StealRequired(seat, suits))
-            return replace(state, steal_pending=True)
+            return _evolve(state, steal_pending=True)
         events.append(FoolWasted(seat))
         return _after_safe_card(state, events)
     return _place(state, card, events)
@@ -182,7 +199,7 @@ def _steal(state: GameState, suit: Suit, events: list[Event]) -> GameState:
     index = bank.index(card)
     banks = _with_bank(state.banks, victim, bank[:index] + bank[index + 1 :])
     events.append(CardStolen(seat, victim, card))
-    state = replace(state, banks=banks, steal_pending=False, stolen=(*state.stolen, card))
+    state = _evolve(state, banks=banks, steal_pending=False, stolen=(*state.stolen, card))
     return _place(state, card, events)
 
 
@@ -192,9 +209,9 @@ def _place(state: GameState, card: Card, events: list[Event]) -> GameState:
     if card.suit in state.table_suits:
         cards = (*state.table, card)
         events.append(Bust(state.turn, card.suit, cards))
-        state = replace(state, table=(), discard=state.discard + cards)
+        state = _evolve(state, table=(), discard=state.discard + cards)
         return _pass(state, events)
-    return _after_safe_card(replace(state, table=(*state.table, card)), events)
+    return _after_safe_card(_evolve(state, table=(*state.table, card)), events)
 
 
 def _after_safe_card(state: GameState, events: list[Event]) -> GameState:
@@ -211,7 +228,7 @@ def _bank(state: GameState, events: list[Event]) -> GameState:
     seat = state.turn
     bank = state.banks[seat] + state.table
     events.append(Banked(seat, state.table, score(bank)))
-    return replace(state, banks=_with_bank(state.banks, seat, bank), table=())
+    return _evolve(state, banks=_with_bank(state.banks, seat, bank), table=())
 
 
 def _bank_and_pass(state: GameState, events: list[Event]) -> GameState:
@@ -224,11 +241,11 @@ def _pass(state: GameState, events: list[Event]) -> GameState:
         return _end(state, events, winner=_leader(state.scores), reason="deck")
     turn = 1 - state.turn
     events.append(TurnPassed(turn))
-    return replace(state, turn=turn, stolen=())
+    return _evolve(state, turn=turn, stolen=())
 
 
 def _end(state: GameState, events: list[Event], winner: int | None, reason: str) -> GameState:
-    state = replace(state, over=True, winner=winner, steal_pending=False)
+    state = _evolve(state, over=True, winner=winner, steal_pending=False)
     events.append(GameEnded(winner, state.scores, reason))
     return state
 

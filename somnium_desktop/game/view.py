@@ -52,13 +52,14 @@ class View:
 
 def view_of(state: GameState) -> View:
     """The one function that builds what a viewer may see of a game."""
+    fools_left, death_left = state.specials_left()
     return View(
         banks=state.banks,
         table=state.table,
         discard=state.discard,
         deck_count=len(state.deck),
-        fools_left=state.fools_left,
-        death_left=state.death_left,
+        fools_left=fools_left,
+        death_left=death_left,
         turn=state.turn,
         first=state.first,
         steal_pending=state.steal_pending,

@@ -115,10 +115,14 @@ class LiveServer:
         computers: Computers = TEST_COMPUTERS,
         send_buffer: int = 0,
         storage: Storage | None = None,
+        protocol: type[asyncio.Protocol] | None = None,
     ) -> None:
         self.settings = settings
         self.app: FastAPI = create_app(settings, computers=computers, storage=storage)
-        self.server = Server(uvicorn_config(settings, self.app))
+        config = uvicorn_config(settings, self.app)
+        if protocol is not None:  # another HTTP protocol than the server's own
+            config.http = protocol
+        self.server = Server(config)
         listening = socket.socket()
         if send_buffer:  # accepted connections inherit it: a network slower than loopback
             listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)

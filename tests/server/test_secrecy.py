@@ -12,7 +12,8 @@ from typing import Any
 
 import requests
 
-from somnium_desktop.game import Suit
+from somnium_desktop.game import Suit, state_to_dict
+from somnium_server.games import stored_state
 from somnium_server.sqlite_storage import SQLiteStorage
 
 from .helpers import EventReader, LiveServer, Player, server_settings
@@ -34,7 +35,10 @@ def _stored_games(database: Path) -> dict[str, dict[str, Any]]:
     async def load() -> dict[str, dict[str, Any]]:
         storage = SQLiteStorage(database)
         try:
-            return {record.id: record.state for record in await storage.list_games()}
+            return {
+                record.id: state_to_dict(await stored_state(storage, record))
+                for record in await storage.list_games()
+            }
         finally:
             await storage.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,46 @@ def test_sessions_are_stored_only_as_hashes_and_expire(tmp_path: Path) -> None:
     raw = b"".join(path.read_bytes() for path in tmp_path.iterdir())
     assert token.encode() not in raw and short.encode() not in raw
     assert hash_token(token).encode() in raw
+
+
+def test_an_update_between_snapshots_keeps_the_stored_state(tmp_path: Path) -> None:
+    async def work() -> None:
+        storage = SQLiteStorage(tmp_path / "db.sqlite3")
+        await storage.create_game(_record(), [StoredEvent(1, {"a": 1})])
+        between = replace(_record(2, 2), state={"x": 99}, state_version=1, status="playing")
+        await storage.update_game(GameUpdate(between, 1, [StoredEvent(2, {"b": 2})]))
+        stored = await storage.get_game("ABC2345")
+        assert stored is not None
+        assert (stored.version, stored.status, stored.state, stored.snapshot_version) == (
+            2, "playing", {"x": 1}, 1
+        )
+        fresh = replace(_record(3, 3), state={"x": 3}, state_version=3)
+        await storage.update_game(GameUpdate(fresh, 2, [StoredEvent(3, {"c": 3})]))
+        stored = await storage.get_game("ABC2345")
+        assert stored is not None and (stored.state, stored.snapshot_version) == ({"x": 3}, 3)
+        await storage.close()
+
+    asyncio.run(work())
+
+
+def test_games_stored_before_snapshots_count_their_state_as_current(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    conn = sqlite3.connect(database, isolation_level=None)
+    for statement in MIGRATIONS[0].split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version=1")
+    conn.execute(
+        "INSERT INTO games VALUES ('ABC2345', 't', 0, 'u', '[]', 'playing', '{\"x\": 5}', "
+        "'{\"x\": 0}', 7, 9, '{}', 1)"
+    )
+    conn.close()
+
+    async def work() -> None:
+        storage = SQLiteStorage(database)
+        stored = await storage.get_game("ABC2345")
+        assert stored is not None
+        assert (stored.version, stored.snapshot_version, stored.state) == (7, 7, {"x": 5})
+        await storage.close()
+
+    asyncio.run(work())

@@ -120,6 +120,22 @@ def test_one_client_may_hold_only_so_many_streams(tmp_path: Path) -> None:
         capped.stop()
 
 
+def test_behind_a_local_proxy_the_cap_counts_the_forwarded_address(tmp_path: Path) -> None:
+    capped = LiveServer(server_settings(tmp_path / "db.sqlite3", max_streams=1))
+    try:
+        url = capped.base + "/lobby/events"
+        first = EventReader(url, headers={"X-Forwarded-For": "203.0.113.1"})
+        assert first.status == 200
+        again = capped.get("/lobby/events", headers={"X-Forwarded-For": "203.0.113.1"})
+        assert again.status_code == 429
+        other = EventReader(url, headers={"X-Forwarded-For": "203.0.113.2"})
+        assert other.status == 200
+        other.close()
+        first.close()
+    finally:
+        capped.stop()
+
+
 def test_watching_counts_observers_live(server: LiveServer) -> None:
     ann = server.player("Ann")
     game_id = ann.create()["id"]

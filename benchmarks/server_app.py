@@ -1,0 +1,132 @@
+"""The lobby server's own CPU per action, in process: no sockets, no uvicorn, no load generator.
+
+Builds the app on a fresh SQLite file, opens GAMES games between pairs of users (two listeners on
+each game's stream, buffering), then in each round every game's player to move posts an action
+through the app's ASGI entry at once (so writes share commits as under load), and prints the CPU
+per action over the rounds. The machine's other jobs sway CPU time; for a figure that does not
+move with them, count instructions (run twice, the difference divided by 8 x GAMES):
+
+    python -m benchmarks.server_app --rounds 2  --games 100   # under valgrind --tool=callgrind
+    python -m benchmarks.server_app --rounds 10 --games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from somnium_server.app import create_app
+from somnium_server.config import RateLimit, Settings
+from somnium_server.context import ServerContext
+from somnium_server.events import Subscriber
+from somnium_server.models import PersonOpponent
+from somnium_server.sessions import issue_session
+
+from .server_load import choose
+
+UNLIMITED = RateLimit(1_000_000, 1)
+
+
+class Table:
+    """One game between two users, played through the app."""
+
+    def __init__(self, ctx: ServerContext) -> None:
+        self.ctx = ctx
+        self.tokens: list[str] = []
+        self.game_id = ""
+        self.version = 0
+        self.view: dict[str, Any] = {}
+        self.moves = 0
+
+    async def open(self) -> None:
+        storage, games = self.ctx.storage, self.ctx.games
+        users = [await storage.create_user(f"bench-{n}") for n in range(2)]
+        self.tokens = [await issue_session(storage, user.id, 86400) for user in users]
+        room = await games.create(users[0], PersonOpponent(name="bench", opponent="person"))
+        room = await games.join(users[1], room.id)
+        for _ in range(2):  # both players follow the game's stream
+            room.channel.subscribers.add(Subscriber())
+        self.game_id, self.version, self.view = room.id, room.version, room.view()
+
+    async def move(self, app: Any) -> None:
+        if self.view["over"]:
+            await self.open()
+        body = orjson.dumps({"action_id": f"a{self.moves}", "version": self.version,
+                             "action": choose(self.view)})
+        self.moves += 1
+        path = f"/games/{self.game_id}/actions"
+        token = self.tokens[self.view["turn"]]
+        scope = {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+            "root_path": "", "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000),
+            "headers": [(b"host", b"127.0.0.1"), (b"content-length", b"%d" % len(body)),
+                        (b"content-type", b"application/json"),
+                        (b"authorization", f"Bearer {token}".encode())],
+        }
+        sent: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)
+        assert sent[0]["status"] == 200, sent
+        answer = orjson.loads(sent[-1]["body"])
+        self.version, self.view = answer["version"], answer["view"]
+
+
+async def run(games: int, rounds: int) -> list[float]:
+    workdir = Path(tempfile.mkdtemp(prefix="somnium-app-bench-"))
+    try:
+        settings = Settings(
+            database=workdir / "bench.sqlite3", rate_act=UNLIMITED, rate_create=UNLIMITED,
+            rate_join=UNLIMITED, access_log=False, log_level="warning",
+        )
+        app = create_app(settings)
+        ctx: ServerContext = app.state.ctx
+        async with app.router.lifespan_context(app):
+            tables = [Table(ctx) for _ in range(games)]
+            for table in tables:
+                await table.open()
+            per_action = []
+            for _ in range(rounds):
+                for room in ctx.games.rooms.values():
+                    for subscriber in room.channel.subscribers:
+                        subscriber.buffer.clear()
+                start = time.thread_time()
+                await asyncio.gather(*(table.move(app) for table in tables))
+                per_action.append((time.thread_time() - start) / games * 1e6)
+            return per_action
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=30)
+    args = parser.parse_args()
+    try:
+        import uvloop
+
+        per_action = uvloop.run(run(args.games, args.rounds))
+    except ImportError:
+        per_action = asyncio.run(run(args.games, args.rounds))
+    ordered = sorted(per_action)
+    print(f"{args.games} games x {args.rounds} rounds: app CPU per action min {ordered[0]:.0f} us, "
+          f"median {statistics.median(ordered):.0f} us (the least disturbed rounds say most)")
+
+
+if __name__ == "__main__":
+    main()

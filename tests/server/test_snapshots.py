@@ -1,0 +1,102 @@
+"""The state is stored in full every few actions: a game reloaded at any point is where it was."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+from somnium_server.events import StreamHub
+from somnium_server.games import SNAPSHOT_EVERY, GameService
+from somnium_server.lobby import Lobby
+from somnium_server.rooms import GameRoom
+from somnium_server.sqlite_storage import SQLiteStorage
+
+from .helpers import TEST_COMPUTERS, LiveServer
+
+
+def _crash_copy(database: Path, into: Path) -> Path:
+    """What a kill -9 now would leave on disk: every committed transaction, nothing more.
+
+    (The server answers an action only once it is committed; SQLite's backup API copies
+    exactly the committed state, whatever the WAL and its checkpoints are doing.)
+    """
+    into.unlink(missing_ok=True)
+    source, target = sqlite3.connect(database), sqlite3.connect(into)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    return into
+
+
+def _reloaded(database: Path, game_id: str) -> GameRoom:
+    """The game as a server starting on `database` brings it back."""
+
+    async def load() -> GameRoom:
+        storage = SQLiteStorage(database)
+        games = GameService(
+            storage, Lobby(16), StreamHub(1.0, 1), TEST_COMPUTERS, event_window=1000,
+            computer_pause=1.0, observer_flush=1.0,
+        )
+        try:
+            await games.load()
+            room = games.rooms[game_id]
+            await games.ensure_history(room)  # a finished game's, as a retry would
+            return room
+        finally:
+            await games.stop()
+            await storage.close()
+
+    return asyncio.run(load())
+
+
+def _stored_snapshot(database: Path, game_id: str) -> tuple[int, int]:
+    conn = sqlite3.connect(database)
+    try:
+        row = conn.execute(
+            "SELECT state_version, version FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+    finally:
+        conn.close()
+    return int(row[0]), int(row[1])
+
+
+def test_a_game_killed_after_any_action_resumes_exactly_there(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    ann, bob = server.player("Ann"), server.player("Bob")
+    game_id = ann.create()["id"]
+    joined = bob.post(f"/games/{game_id}/join").json()
+    players = {0: ann, 1: bob}
+    live = server.app.state.ctx.games.rooms[game_id]
+    rng = random.Random(7)
+    version, view = joined["version"], joined["view"]
+    start = version  # joining stored a snapshot
+    stale_reloads = 0
+    action_ids: list[str] = []
+    while not view["over"]:
+        action_id = f"a{version}"
+        response = players[view["turn"]].act(game_id, version, rng.choice(view["legal"]),
+                                             action_id=action_id)
+        assert response.status_code == 200, response.text
+        action_ids.append(action_id)
+        version, view = response.json()["version"], response.json()["view"]
+        copy = _crash_copy(server.settings.database, tmp_path / "crashed.sqlite3")
+
+        state_version, stored_version = _stored_snapshot(copy, game_id)
+        assert stored_version == version
+        interval_start = start + (version - start) // SNAPSHOT_EVERY * SNAPSHOT_EVERY
+        expected = version if view["over"] else interval_start
+        assert state_version == expected, (version, state_version)
+        stale_reloads += state_version < version
+
+        room = _reloaded(copy, game_id)
+        assert room.state == live.state  # deck, seed and all: exactly where it was
+        assert (room.version, room.seq, room.status) == (live.version, live.seq, live.status)
+        assert set(room.actions) == set(action_ids)  # retries still answered, exactly once
+        assert room.actions[action_id] == live.actions[action_id]
+    assert version - start > SNAPSHOT_EVERY, "the game should outlast one snapshot interval"
+    assert stale_reloads >= SNAPSHOT_EVERY  # most reloads replayed actions onto a snapshot
