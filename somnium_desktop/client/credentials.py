@@ -19,6 +19,8 @@ import keyring.core
 import keyring.errors
 from keyring.backends import chainer, fail
 
+from .signin_changes import mark_changed
+
 SERVICE = "somnium-desktop"
 PLAINTEXT_WARNING = (
     "The refresh token will be written unencrypted to a file readable only by your user. "
@@ -46,10 +48,12 @@ class KeyringStore:
 
     def save(self, token: str) -> None:
         self.backend.set_password(SERVICE, self.server_url, token)
+        mark_changed()
 
     def clear(self) -> None:
         with contextlib.suppress(keyring.errors.PasswordDeleteError):
             self.backend.delete_password(SERVICE, self.server_url)
+        mark_changed()
 
 
 class MemoryStore:
@@ -92,6 +96,7 @@ class PlaintextFileStore:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(data, out)
         os.replace(temporary, self.path)
+        mark_changed()
 
     def load(self) -> str | None:
         return self._read().get(self.server_url)

@@ -18,6 +18,7 @@ from ..client.lobby_client import Account, GameDetail, GameSummary, LobbyClient
 from ..client.lobby_list import LobbyChange, LobbyList
 from ..client.local_server import LocalServer
 from ..client.online import OnlineGame
+from ..client.signin_changes import last_change
 from ..client.sse import READ_TIMEOUT, EventStream, ServerEvent
 from ..client.tasks import Operations, emit_from_thread
 from .lobby_panel import LobbyPanel
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 BUILT_IN = "built-in, on this computer"
 AFTER_LOBBY_AT_LATEST_MS = 1500
-SIGN_IN_CHECK_MS = 5000  # how often the sign-in shared with other windows is looked at
+SIGN_IN_CHECK_MS = 5000  # how often the marker of a changed shared sign-in is looked at
 
 
 def _who(client: LobbyClient, auth: AuthSession) -> Account:
@@ -118,7 +119,8 @@ class OnlinePlay(QObject):
         self._after_lobby_done = False
         self._check_timer = QTimer(self)
         self._check_timer.setInterval(SIGN_IN_CHECK_MS)
-        self._check_timer.timeout.connect(self.check_sign_in)
+        self._check_timer.timeout.connect(self._check_if_changed)
+        self._seen_change = last_change()
         self._check_timer.start()
         window.installEventFilter(self)  # coming back to the window looks at once
         self.ops.busy_changed.connect(lambda busy: panel.set_busy(busy, self.ops.label))
@@ -434,6 +436,14 @@ class OnlinePlay(QObject):
         if event.type() == QEvent.Type.WindowActivate:
             self.check_sign_in()
         return False
+
+    def _check_if_changed(self) -> None:
+        """On the timer: look at the sign-in only if some window wrote or cleared one since the
+        last look (a marker file; the keyring itself is not asked on a timer)."""
+        change = last_change()
+        if change != self._seen_change:
+            self._seen_change = change
+            self.check_sign_in()
 
     def check_sign_in(self) -> None:
         """Follow the sign-in kept for this server, which every Somnium window of this user

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.credentials import PlaintextFileStore, Stored, TokenStore
+from somnium_desktop.client.signin_changes import last_change
 from somnium_desktop.ui.main_window import MainWindow
 from tests.server.helpers import LiveServer
 
@@ -92,3 +93,28 @@ def test_windows_of_one_user_share_the_sign_in_of_a_server(
         close_windows(qtbot, *windows)
         for window in windows:
             window.browser.join()  # type: ignore[attr-defined]
+
+
+def test_the_timer_looks_at_the_store_only_after_a_window_changed_it(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    """A look at a locked keyring asks the user to unlock it: the timer must not look at the
+    store unless some window wrote or cleared a sign-in since its last look."""
+    shared = UserStore(tmp_path)
+    window = open_window(qtbot, tmp_path, "Ada", lobby.base, token_stores=shared)
+    try:
+        online = window.online
+        assert online is not None
+        online._check_timer.stop()
+        looks: list[int] = []
+        online.check_sign_in = lambda: looks.append(1)  # type: ignore[method-assign]
+        online._check_if_changed()
+        assert looks == []
+        PlaintextFileStore(lobby.base, shared.path).save("a-token")  # another window signs in
+        online._check_if_changed()
+        assert looks == [1]
+        online._check_if_changed()
+        assert looks == [1]
+        assert last_change() != ""
+    finally:
+        close_windows(qtbot, window)
