@@ -44,6 +44,7 @@ def pyinstaller_command(dist: Path, work: Path, clean: bool = False) -> list[str
         # the lobby server, which the app can run as a child (`somnium -m somnium_server...`).
         "--collect-submodules", "somnium_desktop",
         "--collect-submodules", "somnium_server",
+        "--collect-data", "somnium_server",  # its /docs assets
     ]
     for source, target in shipped_files(ROOT):
         command += ["--add-data", f"{source}{os.pathsep}somnium_desktop/{target.parent}"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -10,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from starlette.types import Receive, Scope, Send
 
-from . import __version__, errors
+from . import __version__, docs, errors
 from .bodylimit import BodyLimit
 from .computer import Computers
 from .config import Settings
@@ -22,6 +24,7 @@ from .lobby import Lobby
 from .models import LEVEL_PATTERN
 from .ratelimit import RateLimiter
 from .routes import busy, router
+from .sessions import sweep
 from .signin import routes as signin
 from .signin.config import check_local_accounts
 from .sqlite_storage import SQLiteStorage
@@ -82,13 +85,16 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await games.load()
         hub.start()
+        sweeper = asyncio.get_running_loop().create_task(sweep(store))
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
             await hub.stop()
             await games.stop()
             await store.close()
-            signin_service.store.close()
 
     app = SomniumApp(
         title="Somnium lobby server",
@@ -99,6 +105,8 @@ def create_app(
             "(`Authorization: Bearer <token>`); watching does not."
         ),
         lifespan=lifespan,
+        docs_url=None,  # docs.install serves /docs without a CDN
+        redoc_url=None,
         # the routes themselves, not include_router(): its wrappers cost every request a
         # second round of route matching
         routes=[*busy.routes, *router.routes],
@@ -106,7 +114,8 @@ def create_app(
     app.state.ctx = ctx
     describe(app, lambda: list(games.computers.available()))
     errors.install(app)
-    signin_service = signin.install(app, settings, store)
+    docs.install(app)
+    signin.install(app, settings, store)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.fast = FastPath(app.full, ctx)
     return app

@@ -118,6 +118,11 @@ class Settings:
         default=RateLimit(30, 1),
         metadata={"help": "game actions per user, COUNT/SECONDS", "type": RateLimit.parse},
     )
+    rate_signin: RateLimit = field(
+        default=RateLimit(30, 60),
+        metadata={"help": "sign-in requests (/auth/...) per client address, and renames per "
+                          "user, COUNT/SECONDS", "type": RateLimit.parse},
+    )
     log_level: str = field(
         default="info", metadata={"help": "log level: debug, info, warning or error"}
     )

@@ -13,11 +13,16 @@ SNAPSHOT_GAMES = 200
 
 
 class Lobby:
-    """Numbers lobby events (`<epoch>-<seq>`, the epoch changes with each server start)."""
+    """Numbers lobby events `<epoch>-<seq>`.
+
+    The lobby's events live in memory only, so their numbers start again with each server
+    start; the epoch, 64 random bits drawn at each start, keeps an id from before a restart
+    (or from another server) from naming one of now: such an id is answered with a snapshot.
+    """
 
     def __init__(self, window: int) -> None:
         self.channel = Channel()
-        self.epoch = secrets.token_hex(4)
+        self.epoch = secrets.token_hex(8)
         self.seq = 0
         self.window: deque[tuple[int, bytes]] = deque(maxlen=window)
 

@@ -1,17 +1,22 @@
 """Users' sessions: opaque bearer tokens, stored only as SHA-256 hashes, each with an expiry.
 
 Sign-in calls `issue_session` once it knows who the user is; routes depend on `current_user`.
+`sweep` deletes them once expired, with what sign-in kept about them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
 import secrets
 import time
 
 from .storage import Session, Storage, User
 
 TOKEN_BYTES = 32
+SWEEP_EVERY = 3600.0  # seconds between sweeps of expired sessions and sign-in records
+log = logging.getLogger("somnium_server.sessions")
 
 
 def hash_token(token: str) -> str:
@@ -44,3 +49,19 @@ async def revoke_session(storage: Storage, token: str) -> None:
     """Sign out: the token stops working at once."""
     await storage.delete_session(hash_token(token))
 
+
+
+async def sweep(storage: Storage, every: float = SWEEP_EVERY) -> None:
+    """Until cancelled, from now on every `every` seconds: delete expired sessions, then the
+    sign-in records nothing needs any more (every refresh makes a session and a refresh token,
+    which would otherwise pile up for good)."""
+    while True:
+        now = time.time()
+        try:
+            ended = await storage.purge_sessions(now)
+            await storage.purge_signin(now)
+        except Exception as error:  # the database is busy or full: try again next time
+            log.warning("sweeping expired sessions failed: %s", error)
+        else:
+            log.debug("swept %d expired sessions", ended)
+        await asyncio.sleep(every)

@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 
 import orjson
 
+from . import sqlite_signin
+from .sqlite_signin import SQLiteSignin
 from .storage import (
     GameRecord,
     GameUpdate,
@@ -92,6 +94,7 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX actions_by_version ON actions(game_id, version);
     """,
+    sqlite_signin.MIGRATION,
 )
 
 _GAME_COLUMNS = (
@@ -190,7 +193,7 @@ class Checkpointer(threading.Thread):
         self.join()
 
 
-class SQLiteStorage:
+class SQLiteStorage(SQLiteSignin):
     """Storage in one SQLite file; safe to open from several processes (WAL)."""
 
     def __init__(self, path: Path) -> None:
@@ -373,6 +376,11 @@ class SQLiteStorage:
             lambda c: c.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
         )
         self._sessions.pop(token_hash, None)  # a read meanwhile saw the row still there
+
+    async def purge_sessions(self, now: float) -> int:
+        return await self._write(
+            lambda c: c.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,)).rowcount
+        )
 
     # -- games --------------------------------------------------------------------------------
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:

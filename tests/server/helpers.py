@@ -51,6 +51,7 @@ def server_settings(database: Path, **changes: Any) -> Settings:
         host="127.0.0.1", port=0, database=database, keepalive=0.5, computer_pause=0.02,
         observer_flush=0.05, access_log=False, log_level="warning", max_streams=64,
         rate_create=RateLimit(100000, 1), rate_join=RateLimit(1000, 1), rate_act=RateLimit(1000, 1),
+        rate_signin=RateLimit(1000, 1),
     )
     return replace(base, **changes)
 

@@ -26,9 +26,10 @@ def test_every_operation_declares_its_answers(server: LiveServer) -> None:
         if "{game_id}" in path:
             assert "404" in declared, (method, path)
         if method == "POST" and path.startswith("/auth/"):
-            # Sign-in's OAuth endpoints (RFC 6749, 7009): their own errors, no rate limit.
-            assert {"400", "413"} <= declared, (method, path)
-        elif method == "POST":
+            # Sign-in's OAuth endpoints (RFC 6749, 7009): their own errors, limited per address.
+            assert {"400", "413", "429"} <= declared, (method, path)
+            assert "Retry-After" in operation["responses"]["429"]["headers"], path
+        elif method in ("POST", "PATCH", "PUT"):
             assert {"401", "413", "422", "429"} <= declared, (method, path)
         for status, answer in operation["responses"].items():
             if status.startswith("4"):

@@ -37,6 +37,16 @@ def _start(database: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     raise AssertionError(f"the server did not start: {log.read_text()}")
 
 
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, and SIGKILL if the server has not stopped 10 s later."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 def test_kill_9_mid_game_and_every_game_resumes(tmp_path: Path) -> None:
     database = tmp_path / "somnium.sqlite3"
     port = free_port()
@@ -113,10 +123,55 @@ def test_kill_9_mid_game_and_every_game_resumes(tmp_path: Path) -> None:
             assert mover.act(duel, detail["version"], rng.choice(detail["view"]["legal"])).ok
         assert ann.get(f"/games/{duel}/replay").status_code == 200
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.kill(process.pid, signal.SIGKILL)
-            process.wait()
+        _stop(process)
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+def test_a_lobby_stream_resumed_across_a_kill_9_gets_a_snapshot_not_new_events(
+    tmp_path: Path,
+) -> None:
+    """Lobby event numbers start again after a restart: an id from before it must not pass for
+    one of the new numbering (which would skip or repeat events); it gets a fresh snapshot."""
+    database = tmp_path / "somnium.sqlite3"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    ann = Player(base, *make_user(database, "Ann"), "Ann")
+    process = _start(database, port, tmp_path / "server.log")
+    try:
+        lobby = EventReader(f"{base}/lobby/events")
+        assert lobby.next().event == "snapshot"
+        before = [ann.create(name=f"before {n}")["id"] for n in range(3)]
+        seen = [lobby.until(lambda e: e.event == "game_created") for _ in before]
+        old_ids = [event.id or "" for event in seen]
+        assert all(old_ids)
+        lobby.close()
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+
+    process = _start(database, port, tmp_path / "server.log")
+    try:
+        # Three new lobby events after the restart: numbered like the old ones were
+        watcher = EventReader(f"{base}/lobby/events")
+        watcher.next()
+        after = [ann.create(name=f"after {n}")["id"] for n in range(3)]
+        new_ids = [watcher.until(lambda e: e.event == "game_created").id or "" for _ in after]
+        watcher.close()
+        assert all(new_ids) and not set(new_ids) & set(old_ids)
+        for old_id in (old_ids[0], old_ids[-1]):
+            resumed = EventReader(f"{base}/lobby/events", headers={"Last-Event-ID": old_id})
+            first = resumed.next()
+            resumed.close()
+            assert first.event == "snapshot", (old_id, first)
+            listed = {game["id"] for game in first.json()["games"]}
+            assert set(before) | set(after) <= listed
+            assert first.id == new_ids[-1]
+        # an id of the new numbering still resumes with exactly the events missed
+        resumed = EventReader(f"{base}/lobby/events", headers={"Last-Event-ID": new_ids[0]})
+        got = [e for e in resumed.drain() if e.event == "game_created"]
+        resumed.close()
+        assert [e.id for e in got] == new_ids[1:]
+        assert [e.json()["game"]["id"] for e in got] == after[1:]
+    finally:
+        _stop(process)
     assert "Traceback" not in (tmp_path / "server.log").read_text()

@@ -20,20 +20,13 @@ from ..config import Settings
 from ..context import current_user
 from ..errors import ApiError, ErrorBody, responses
 from ..models import Strict, UserInfo
+from ..ratelimit import RateLimiter
 from ..sessions import hash_token, issue_session
-from ..storage import Identity, Storage, User
+from ..storage import AuthRequest, CodeGrant, Identity, PendingLogin, Refresh, Storage, User
 from . import pages
 from .config import LOCAL_PROVIDER, SigninConfig, check_local_accounts, is_loopback_host
 from .native_client import CLIENT_ID, pkce_matches, redirect_uri_problem, valid_challenge
-from .store import (
-    AuthRequest,
-    CodeGrant,
-    PendingLogin,
-    Refresh,
-    SigninStore,
-    digest,
-    new_secret,
-)
+from .store import SigninStore, digest, new_secret
 
 if TYPE_CHECKING:
     # Imported when a provider is configured (Authlib and joserfc cost a quarter of the
@@ -61,6 +54,11 @@ class Signin:
     parties: dict[str, RelyingParty]
     public_url: str
     listen_host: str
+    limiter: RateLimiter
+
+    def wait(self, request: Request) -> int:
+        """Spend one of this client address's sign-in requests: 0, or seconds to wait."""
+        return self.limiter.wait(request.client.host if request.client else "unknown")
 
     def local_enabled(self, request: Request) -> bool:
         """Local accounts: only when enabled, and only on a loopback listener and connection."""
@@ -83,7 +81,7 @@ class Signin:
 def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
     """Add the sign-in routes to an app; refuses local accounts on a non-loopback listener.
 
-    The caller closes the returned Signin's store when the app stops.
+    What sign-in keeps goes to `storage`, the server's one storage.
     """
     check_local_accounts(settings.local_accounts, settings.host)
     parties: dict[str, RelyingParty] = {}
@@ -93,9 +91,10 @@ def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
         parties = {p.key: RelyingParty(p) for p in settings.signin.providers}
     signin = Signin(
         config=settings.signin, local_accounts=settings.local_accounts, storage=storage,
-        store=SigninStore(settings.database),
+        store=SigninStore(storage),
         parties=parties,
         public_url=settings.public_url.rstrip("/"), listen_host=settings.host,
+        limiter=RateLimiter("sign-in", settings.rate_signin),
     )
     app.state.signin = signin
     # the routes themselves, as the lobby's are (app.py): an included router is one opaque
@@ -135,8 +134,16 @@ async def _request_of_this_browser(
     request: Request, signin: Signin, request_id: str
 ) -> AuthRequest | None:
     """A sign-in under way, if it is still open and this browser started it."""
-    req = await asyncio.to_thread(signin.store.get_request, request_id)
+    req = await signin.store.get_request(request_id)
     return req if req is not None and _browser_matches(request, req) else None
+
+
+def _slow_down_page(wait: int) -> Response:
+    page = pages.error_page(
+        f"Too many sign-in requests from this address: try again in {wait} s.", 429
+    )
+    page.headers["Retry-After"] = str(wait)
+    return page
 
 
 EXPIRED_PAGE_TEXT = (
@@ -160,6 +167,8 @@ async def authorize(
     code_challenge_method: Annotated[str, Query(max_length=16)] = "",
     provider: Annotated[str | None, Query(max_length=32)] = None,
 ) -> Response:
+    if wait := signin.wait(request):
+        return _slow_down_page(wait)
     # Until client and redirect_uri are known good, nothing is ever redirected anywhere.
     if client_id != CLIENT_ID:
         return pages.error_page(f"Unknown client {client_id!r}: only the Somnium app signs in.")
@@ -184,8 +193,7 @@ async def authorize(
         redirect_uri=redirect_uri, app_state=state, code_challenge=code_challenge,
         expires_at=time.time() + signin.config.login_seconds,
     )
-    await asyncio.to_thread(signin.store.purge)
-    await asyncio.to_thread(signin.store.add_request, req)
+    await signin.store.add_request(req)
     keys = [key for key, _ in offered]
     if provider in keys or len(keys) == 1:
         response = await _start_login(request, signin, req, provider or keys[0])
@@ -215,12 +223,11 @@ async def _start_login(
         login = await asyncio.to_thread(party.begin, signin.callback_uri(request, provider))
     except ProviderError as error:
         log.warning("sign-in: %s", error)
-        await asyncio.to_thread(signin.store.drop_request, req.id)
+        await signin.store.drop_request(req.id)
         return _to_app(req, error="temporarily_unavailable",
                        error_description=f"{party.config.display_name} cannot be reached")
-    await asyncio.to_thread(
-        signin.store.send_to_provider, req.id, provider, login.state, login.nonce,
-        login.code_verifier,
+    await signin.store.send_to_provider(
+        req.id, provider, login.state, login.nonce, login.code_verifier
     )
     return RedirectResponse(login.url, status_code=302, headers=pages.NO_STORE)
 
@@ -236,6 +243,8 @@ async def choose_provider(
     provider: Annotated[str, Path(max_length=32)],
     request_id: Annotated[str, Query(alias="request", max_length=64)] = "",
 ) -> Response:
+    if wait := signin.wait(request):
+        return _slow_down_page(wait)
     req = await _request_of_this_browser(request, signin, request_id)
     if req is None:
         return pages.error_page(EXPIRED_PAGE_TEXT)
@@ -258,8 +267,10 @@ async def provider_callback(
     error: Annotated[str, Query(max_length=128)] = "",
     error_description: Annotated[str, Query(max_length=512)] = "",
 ) -> Response:
+    if wait := signin.wait(request):
+        return _slow_down_page(wait)
     # Our own state toward the provider: single use, and it must come back to the same browser.
-    pending = await asyncio.to_thread(signin.store.take_login, state) if state else None
+    pending = await signin.store.take_login(state) if state else None
     if pending is None or pending.provider != provider or provider not in signin.parties:
         return pages.error_page("This sign-in is unknown, expired or already used (state "
                                 "mismatch): start again from Somnium.")
@@ -293,6 +304,8 @@ async def provider_callback(
     **BROWSER_ROUTE,
 )
 async def local_account(request: Request, signin: Ctx) -> Response:
+    if wait := signin.wait(request):
+        return _slow_down_page(wait)
     if not signin.local_enabled(request):
         return pages.error_page("Local accounts are not offered by this server.", 404)
     try:
@@ -306,7 +319,7 @@ async def local_account(request: Request, signin: Ctx) -> Response:
     if name is None:
         return pages.local_name_page(req.id, f"A name is 1 to {MAX_NAME} printable characters.",
                                      400)
-    await asyncio.to_thread(signin.store.drop_request, req.id)
+    await signin.store.drop_request(req.id)
     user = await _user_for(signin.storage, LOCAL_ISSUER, name.casefold(), name)
     return await _issue_code(signin, PendingLogin(req, LOCAL_PROVIDER, "", ""), user)
 
@@ -350,7 +363,7 @@ async def _issue_code(signin: Signin, pending: PendingLogin, user: User) -> Resp
         user_id=user.id, client_id=req.client_id, redirect_uri=req.redirect_uri,
         code_challenge=req.code_challenge, expires_at=time.time() + signin.config.code_seconds,
     )
-    await asyncio.to_thread(signin.store.add_code, code, grant)
+    await signin.store.add_code(code, grant)
     return _to_app(req, code=code)
 
 
@@ -361,19 +374,31 @@ async def _issue_code(signin: Signin, pending: PendingLogin, user: User) -> Resp
 class OAuthError(Exception):
     """An RFC 6749 section 5.2 error answer."""
 
-    def __init__(self, error: str, description: str, status: int = 400) -> None:
+    def __init__(
+        self, error: str, description: str, status: int = 400, retry_after: int = 0
+    ) -> None:
         super().__init__(description)
         self.error = error
         self.description = description
         self.status = status
+        self.retry_after = retry_after
 
     def response(self) -> JSONResponse:
         # RFC 6749's members, plus `message` so that it is the server's ErrorBody too.
         return JSONResponse(
             {"error": self.error, "error_description": self.description,
              "message": self.description},
-            status_code=self.status, headers=pages.NO_STORE,
+            status_code=self.status,
+            headers={**pages.NO_STORE, "Retry-After": str(self.retry_after)}
+            if self.retry_after else pages.NO_STORE,
         )
+
+    @classmethod
+    def unless_allowed(cls, signin: Signin, request: Request) -> None:
+        """429 when this client address has used up its sign-in requests."""
+        if wait := signin.wait(request):
+            raise cls("rate_limited", f"too many sign-in requests: retry in {wait} s", 429,
+                      retry_after=wait)
 
 
 async def _form(request: Request, known: frozenset[str]) -> dict[str, str]:
@@ -426,12 +451,13 @@ def oauth_errors(status: int, description: str) -> dict[int | str, dict[str, Any
     response_model=TokenAnswer,
     responses={**oauth_errors(400, "invalid_grant, invalid_request, unsupported_grant_type"),
                **oauth_errors(401, "invalid_client: not the Somnium app"),
-               **responses(413)},
+               **responses(413, 429)},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/x-www-form-urlencoded": {"schema": TokenForm.model_json_schema()}}}},
 )
 async def token(request: Request, signin: Ctx) -> Response:
     try:
+        OAuthError.unless_allowed(signin, request)
         form = await _form(request, frozenset(TokenForm.model_fields))
         if form.get("client_id") != CLIENT_ID:
             raise OAuthError("invalid_client", f"unknown client: only {CLIENT_ID}", 401)
@@ -453,7 +479,7 @@ async def _code_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
     if not code:
         raise OAuthError("invalid_request", "code is missing")
     family_id = new_secret()
-    grant, redeemed_for = await asyncio.to_thread(signin.store.take_code, code, family_id)
+    grant, redeemed_for = await signin.store.take_code(code, family_id)
     if redeemed_for is not None:
         # RFC 6749 4.1.2: a code used twice revokes what it was first traded for.
         await _revoke_family(signin, redeemed_for)
@@ -466,7 +492,7 @@ async def _code_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
         raise OAuthError("invalid_grant", "the code was issued to another client or redirect_uri")
     if not pkce_matches(form.get("code_verifier", ""), grant.code_challenge):
         raise OAuthError("invalid_grant", "the PKCE code_verifier does not match the challenge")
-    await asyncio.to_thread(signin.store.add_family, family_id, grant.user_id, grant.client_id)
+    await signin.store.add_family(family_id, grant.user_id, grant.client_id)
     return await _tokens(signin, family_id, grant.user_id)
 
 
@@ -474,7 +500,7 @@ async def _refresh_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
     presented = form.get("refresh_token", "")
     if not presented:
         raise OAuthError("invalid_request", "refresh_token is missing")
-    use = await asyncio.to_thread(signin.store.use_refresh_token, presented)
+    use = await signin.store.use_refresh_token(presented)
     if use.outcome is Refresh.REUSED and use.family_id is not None:
         # A refresh token is good once: a second use means it leaked. End the whole family.
         log.warning("sign-in: a refresh token was used twice; family revoked")
@@ -491,18 +517,17 @@ async def _refresh_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
 
 async def _tokens(signin: Signin, family_id: str, user_id: str) -> TokenAnswer:
     access = await issue_session(signin.storage, user_id, signin.config.access_token_seconds)
-    await asyncio.to_thread(signin.store.add_family_session, family_id, hash_token(access))
+    await signin.store.add_family_session(family_id, hash_token(access))
     refresh = new_secret()
-    await asyncio.to_thread(
-        signin.store.add_refresh_token, refresh, family_id,
-        time.time() + signin.config.refresh_token_days * 86400,
+    await signin.store.add_refresh_token(
+        refresh, family_id, time.time() + signin.config.refresh_token_days * 86400
     )
     return TokenAnswer(access_token=access, token_type="Bearer",
                        expires_in=signin.config.access_token_seconds, refresh_token=refresh)
 
 
 async def _revoke_family(signin: Signin, family_id: str) -> None:
-    for session_hash in await asyncio.to_thread(signin.store.revoke_family, family_id):
+    for session_hash in await signin.store.revoke_family(family_id):
         await signin.storage.delete_session(session_hash)
 
 
@@ -516,21 +541,23 @@ class RevokeForm(BaseModel):
     "/auth/revoke",
     summary="Sign out: revoke a refresh or access token and everything issued with it (RFC 7009)",
     responses={200: {"description": "revoked, or was not valid anyway: an empty object"},
-               **oauth_errors(400, "invalid_request: no token given"), **responses(413)},
+               **oauth_errors(400, "invalid_request: no token given"),
+               **responses(413, 429)},
     openapi_extra={"requestBody": {"required": True, "content": {
         "application/x-www-form-urlencoded": {"schema": RevokeForm.model_json_schema()}}}},
 )
 async def revoke(request: Request, signin: Ctx) -> Response:
     try:
+        OAuthError.unless_allowed(signin, request)
         form = await _form(request, frozenset(RevokeForm.model_fields))
         presented = form.get("token", "")
         if not presented:
             raise OAuthError("invalid_request", "token is missing")
     except OAuthError as error:
         return error.response()
-    family = await asyncio.to_thread(signin.store.family_of_refresh_token, presented)
+    family = await signin.store.family_of_refresh_token(presented)
     if family is None:
-        family = await asyncio.to_thread(signin.store.family_of_session, hash_token(presented))
+        family = await signin.store.family_of_session(hash_token(presented))
         await signin.storage.delete_session(hash_token(presented))
     if family is not None:
         await _revoke_family(signin, family)
@@ -555,11 +582,12 @@ class Rename(Strict):
     "/me",
     tags=["users"],
     summary="Change the name other players see",
-    responses=responses(400, 401, 422),
+    responses=responses(400, 401, 413, 422, 429),
 )
 async def rename_me(
     body: Rename, signin: Ctx, user: Annotated[User, Depends(current_user)]
 ) -> UserInfo:
+    signin.limiter.check(f"user:{user.id}")
     name = clean_name(body.display_name)
     if name is None:
         raise ApiError(400, "invalid_name",
