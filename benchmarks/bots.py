@@ -4,6 +4,7 @@ each bot's decision times (p50/p95/p99/max).
     python benchmarks/bots.py                          # expert vs hard, 400 games
     python benchmarks/bots.py --games 4000 --pair expert:classic-8-50 --processes 2
     python benchmarks/bots.py --pair expert:classic-0-0 --pair hard:easy
+    python benchmarks/bots.py --sweep --games 300 --processes 2   # expert vs classic, 25 settings
 
 A bot is a level key (easy, normal, hard, expert) or classic-<intelligence>-<aggression>.
 Game g of a pairing deals from seed g (plus --seed) and lets the first bot start when g is even:
@@ -115,6 +116,47 @@ def report(pair: tuple[str, str], tally: Tally, seconds: float) -> str:
     return "\n".join(lines)
 
 
+SWEEP_INTELLIGENCE = (0, 2, 4, 6, 8)
+SWEEP_AGGRESSION = (0, 25, 50, 75, 100)
+
+
+def run_pair(pair: tuple[str, str], games: int, seed: int, processes: int) -> Tally:
+    """Play `games` games of a pairing, split over `processes` worker processes."""
+    chunks = [list(range(i, games, processes * 4)) for i in range(processes * 4)]
+    jobs = [(pair, chunk, seed) for chunk in chunks if chunk]
+    tally = Tally()
+    if processes == 1:
+        for job in jobs:
+            tally.add(_job(job))
+    else:
+        with multiprocessing.Pool(processes) as pool:
+            for part in pool.imap_unordered(_job, jobs):
+                tally.add(part)
+    return tally
+
+
+def sweep(bot: str, games: int, seed: int, processes: int) -> float:
+    """Print `bot`'s win share of decisive games (95% CI) against classic at every grid
+    setting, one line per setting as it finishes; return the lowest share."""
+    print(f"{bot} vs classic-<intelligence>-<aggression>, {games} games each", flush=True)
+    print("intelligence  aggression  share   95% CI         won  lost  drawn", flush=True)
+    weakest = 1.0
+    for intelligence in SWEEP_INTELLIGENCE:
+        for aggression in SWEEP_AGGRESSION:
+            pair = (bot, f"classic-{intelligence}-{aggression}")
+            tally = run_pair(pair, games, seed, processes)
+            decisive = tally.wins + tally.losses
+            share = tally.wins / decisive if decisive else 0.0
+            low, high = wilson(tally.wins, decisive)
+            weakest = min(weakest, share)
+            print(
+                f"{intelligence:12d}  {aggression:10d}  {share:5.1%}  {low:5.1%}-{high:5.1%}  "
+                f"{tally.wins:5d}  {tally.losses:4d}  {tally.draws:5d}",
+                flush=True,
+            )
+    return weakest
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=400, help="games per pairing")
@@ -132,23 +174,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         choices=(1, 2),
         help="worker processes (at most 2: the machine is shared)",
     )
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="expert against classic at intelligence 0-8 x aggression 0-100 (--games each)",
+    )
     args = parser.parse_args(argv)
+    if args.sweep:
+        start = time.perf_counter()
+        weakest = sweep("expert", args.games, args.seed, args.processes)
+        print(f"lowest share {weakest:.1%}; {time.perf_counter() - start:.0f} s")
+        return
     pairs = [tuple(p.split(":", 1)) for p in (args.pair or ["expert:hard"])]
     for pair in pairs:
         if len(pair) != 2:
             parser.error(f"a pairing is A:B, not {':'.join(pair)!r}")
         a, b = pair
         start = time.perf_counter()
-        chunks = [list(range(i, args.games, args.processes * 4)) for i in range(args.processes * 4)]
-        jobs = [((a, b), chunk, args.seed) for chunk in chunks if chunk]
-        tally = Tally()
-        if args.processes == 1:
-            for job in jobs:
-                tally.add(_job(job))
-        else:
-            with multiprocessing.Pool(args.processes) as pool:
-                for part in pool.imap_unordered(_job, jobs):
-                    tally.add(part)
+        tally = run_pair((a, b), args.games, args.seed, args.processes)
         print(report((a, b), tally, time.perf_counter() - start), flush=True)
 
 

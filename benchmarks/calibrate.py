@@ -1,67 +1,78 @@
-"""Fit the strong bot's value model (model.py) on self-play games and print the fitted curves.
+"""Fit the strong bot's value model (model.py) on recorded games and print the fitted curves.
 
-    python benchmarks/calibrate.py --games 2000
+    python benchmarks/calibrate.py --games 1500                      # expert vs classic-8-50
+    python benchmarks/calibrate.py --pair classic-8-50:classic-8-50  # classic self-play
 
-Plays classic(8, 50) against itself (or --players expert), records every turn boundary, then
-for each band of cards left:
-- MOVER_SHARE / OTHER_SHARE: the share q that best predicts (least squares) each suit's final
-  top, for the player about to move and for the other, by expected_top(top now, unseen, q);
-- SPREAD: how far the final margin strays (root mean square) from the margin those predict.
-The constants in model.py were read off this output (rounded, smoothed by hand) and then kept
-only where they won matches (benchmarks/bots.py).
+Plays the pairing (deals from seed 50,000 on, away from benchmarks/bots.py's deals), records every
+turn boundary where the SECOND player is about to move (for expert:X, the positions the expert's
+value model judges: its turn just ended), then for each band of cards left:
+- mover / other share: the share q that best predicts (least squares) each suit's final top, for
+  the player about to move and for the other, by expected_top(top now, unseen, q): the model's
+  MOVER_SHARE and OTHER_SHARE;
+- rms: how far the final margin strays (root mean square) from the margin those predict: SPREAD.
+The constants in model.py were read off this output (smoothed by hand) and then kept only where
+they won paired matches (benchmarks/bots.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from somnium_desktop.game.bots import Bot, make_bot
-from somnium_desktop.game.bots.classic import ClassicBot
+from benchmarks.bots import bot_named
 from somnium_desktop.game.bots.model import SUITS, Position, Stacks, expected_top, stacks, top
 from somnium_desktop.game.state import apply, new_game
 from somnium_desktop.game.view import view_of
 
-GRID = [i / 40 for i in range(1, 40)]
+FIRST_DEAL = 50_000
 Sample = tuple[Position, Stacks, Stacks, int]  # boundary, mover's final, other's final, margin
 
 
-def boundaries(players: str, games: int) -> list[Sample]:
-    """Every turn boundary of `games` self-play games, with how the game ended."""
+def boundaries(pair: tuple[str, str], games: int) -> list[Sample]:
+    """The turn boundaries of `games` games where pair[1] is about to move, with the ending."""
     samples: list[Sample] = []
-    for seed in range(games):
-        bots: list[Bot]
-        if players == "classic":
-            bots = [ClassicBot(8, 50, seed), ClassicBot(8, 50, seed + 1)]
-        else:
-            bots = [make_bot(players, seed), make_bot(players, seed + 1)]
-        state = new_game(10_000 + seed)
-        seen = [(Position.of(view_of(state), state.turn), state.turn)]
+    for number in range(games):
+        first = number % 2
+        state = replace(new_game(FIRST_DEAL + number), turn=first, first=first)
+        bots = (bot_named(pair[0], number), bot_named(pair[1], number + 1))
+        seen = [Position.of(view_of(state), 1)] if state.turn == 1 else []
         while not state.over:
             seat = state.turn
             state, _ = apply(state, seat, bots[seat].choose(view_of(state), seat))
-            if not state.over and state.turn != seat:
-                seen.append((Position.of(view_of(state), state.turn), state.turn))
+            if not state.over and state.turn != seat and state.turn == 1:
+                seen.append(Position.of(view_of(state), 1))
         end = view_of(state)
-        finals = (stacks(end, 0), stacks(end, 1))
-        scores = end.scores
-        for pos, mover in seen:
-            margin = scores[mover] - scores[1 - mover]
-            samples.append((pos, finals[mover], finals[1 - mover], margin))
+        finals = (stacks(end, 1), stacks(end, 0))
+        margin = end.scores[1] - end.scores[0]
+        samples.extend((pos, *finals, margin) for pos in seen)
     return samples
+
+
+def least(error: Callable[[float], float], low: float, high: float, steps: int = 40) -> float:
+    """The minimum of a unimodal function on [low, high] (ternary search)."""
+    for _ in range(steps):
+        a, b = low + (high - low) / 3, high - (high - low) / 3
+        if error(a) < error(b):
+            high = b
+        else:
+            low = a
+    return (low + high) / 2
 
 
 def best_share(points: list[tuple[int, int, int]]) -> float:
     """The q minimising the squared error of expected_top(top, mask, q) against final tops."""
-    return min(GRID, key=lambda q: sum((expected_top(t, m, q) - y) ** 2 for t, m, y in points))
+    return least(
+        lambda q: sum((expected_top(t, m, q) - y) ** 2 for t, m, y in points), 0.01, 0.99, 30
+    )
 
 
 def fit(samples: list[Sample], width: int) -> None:
     bands: dict[int, list[Sample]] = {}
     for sample in samples:
         bands.setdefault(sample[0].left // width, []).append(sample)
-    print("left   positions  mover_share  other_share  spread")
+    print("left   positions  mover_share  other_share  rms")
     for band in sorted(bands):
         rows = bands[band]
         movers = [
@@ -76,6 +87,8 @@ def fit(samples: list[Sample], width: int) -> None:
             for s in range(SUITS)
             if p.masks[s]
         ]
+        if not movers:
+            continue
         qm, qo = best_share(movers), best_share(others)
         errors = []
         for pos, _, _, margin in rows:
@@ -87,18 +100,18 @@ def fit(samples: list[Sample], width: int) -> None:
             errors.append((margin - guess) ** 2)
         spread = math.sqrt(sum(errors) / len(errors))
         low = band * width
-        print(
-            f"{low:2d}-{low + width - 1:2d}  {len(rows):9d}  {qm:11.3f}  {qo:11.3f}  {spread:6.2f}"
-        )
+        band_name = f"{low:2d}-{low + width - 1:2d}"
+        print(f"{band_name}  {len(rows):9d}  {qm:11.3f}  {qo:11.3f}  {spread:5.2f}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--players", default="classic", help="classic, or a level key")
-    parser.add_argument("--width", type=int, default=4, help="cards left per band")
+    parser.add_argument("--games", type=int, default=1500)
+    parser.add_argument("--pair", default="expert:classic-8-50", help="A:B, B's boundaries fitted")
+    parser.add_argument("--width", type=int, default=2, help="cards left per band")
     args = parser.parse_args(argv)
-    fit(boundaries(args.players, args.games), args.width)
+    a, b = args.pair.split(":", 1)
+    fit(boundaries((a, b), args.games), args.width)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from somnium_desktop.game import (
     view_of,
 )
 from somnium_desktop.game.bots.classic import ClassicBot
-from somnium_desktop.game.bots.endgame import BANK, DRAW, Endgame, OutOfBudget
+from somnium_desktop.game.bots.endgame import BANK, DRAW, Endgame, OutOfBudget, settle
 from somnium_desktop.game.bots.model import SUITS, Position
 
 
@@ -99,3 +99,13 @@ def test_a_small_budget_stops_large_searches_and_changes_no_finished_answer() ->
             continue
         assert quick == solve(state)
     assert 0 < stopped < 10
+
+
+def test_cards_under_both_tops_only_count_as_busts_once_no_fool_is_left() -> None:
+    # Mover holds Angels 6, the other Angels 5: an unseen Angels 4 or 5 can raise neither top, so
+    # positions differing only in those values (or in a table card under the mover's top) are one.
+    one = settle(0, [((6,), (5,), 0b10100, 4)], 0, 0, 3)  # unseen 5 and 7, a 4 on the table
+    two = settle(0, [((6,), (5,), 0b10010, 5)], 0, 0, 3)  # unseen 4 and 7, a 5 on the table
+    assert one == two
+    with_fool = settle(0, [((6,), (5,), 0b10100, 4)], 1, 0, 3)
+    assert with_fool != settle(0, [((6,), (5,), 0b10010, 5)], 1, 0, 3)  # a steal may expose them

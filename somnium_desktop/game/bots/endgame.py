@@ -51,9 +51,14 @@ def canon(suit: Suit, fools: int) -> tuple[int, Suit | None]:
     if table <= held and mask < 1 << max(0, min(held, other) - LOW + 1):
         # No card left can raise either top: only its busts matter now.
         return held - other, DEAD[mask.bit_count()][bool(table)]
-    if len(mine) > 1 or len(theirs) > 1:  # without Fools only the tops can matter
-        return 0, (mine[:1], theirs[:1], mask, table)
-    return 0, suit
+    # Cards no higher than both tops can only bust: which values they have does not matter,
+    # so they become the lowest values (and a table card under our own top becomes a 3).
+    low = mask & ((1 << max(0, min(held, other) - LOW + 1)) - 1)
+    if low:
+        mask = mask ^ low | (1 << low.bit_count()) - 1
+    if table and table <= held:
+        table = LOW
+    return 0, (mine[:1], theirs[:1], mask, table)
 
 
 def settle(base: int, suits: list[Suit], fools: int, death: int, left: int) -> Spot:

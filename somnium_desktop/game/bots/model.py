@@ -115,8 +115,12 @@ def curve(knots: tuple[tuple[int, float], ...]) -> tuple[float, ...]:
     return tuple(table)
 
 
-# The value model, fitted on turn-boundary positions of self-play games (benchmarks/calibrate.py)
-# and then checked in matches. With `left` cards in the deck and a player about to move, each
+# The value model, fitted on turn-boundary positions of classic self-play games
+# (benchmarks/calibrate.py --pair classic-8-50:classic-8-50) and then checked in matches. A refit
+# on expert-vs-classic games (the positions these curves actually judge: mover share 0.53-0.60
+# and other share 0.35-0.37 at 8-12 cards left) and scaling SPREAD by 0.8 or 1.25 each changed
+# about 10% of 2,000 paired games against classic-8-50 with no net gain (within +-1.5 points), so
+# the hand-smoothed curves stay. With `left` cards in the deck and a player about to move, each
 # unseen card of a suit ends up in the mover's bank with probability MOVER_SHARE and in the other
 # player's with OTHER_SHARE, as far as the suit's final top goes; the final margin then strays
 # from that estimate with standard deviation SPREAD. Modelling future steals made the bot play

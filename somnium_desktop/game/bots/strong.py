@@ -28,7 +28,7 @@ from ..actions import Action, Draw, EndTurn, Steal
 from ..cards import Suit
 from ..view import View
 from . import Level, register
-from .endgame import BANK, DRAW, Endgame, OutOfBudget, largest_drops
+from .endgame import BANK, DRAW, Endgame, OutOfBudget
 from .model import (
     LOW,
     SUITS,
@@ -48,8 +48,6 @@ DEPTH = 2  # draws looked at beyond the one being decided
 ENDGAME = 7  # with this many cards left or fewer, try to solve the rest of the game exactly
 BUDGET = 3000  # endgame positions one decision may solve before falling back on the search
 STEALS_SEARCHED = 3  # inside the search, how many of the likeliest best steals are searched on
-BIAS = [0.0]
-PROTECT = [0.0]
 MEMO_LIMIT = 50_000  # endgame positions remembered between decisions (a few MB)
 
 
@@ -91,7 +89,7 @@ class TurnSearch:
             return final_share(banked(mine, table), theirs)
         total, terms = self.baseline(left)
         on_table = dict(table)
-        margin = total + self.protection(table)
+        margin = total
         while touched:
             bit = touched & -touched
             touched ^= bit
@@ -99,14 +97,6 @@ class TurnSearch:
             held = max(top(mine[s]), on_table.get(s, 0))
             margin += suit_outlook(held, top(theirs[s]), masks[s], left) - terms[s]
         return win_chance(margin, left)
-
-    def protection(self, table: Table) -> float:
-        if not PROTECT[0] or not table or not self.pos.fools:
-            return 0.0
-        f = self.pos.fools
-        before = largest_drops(list(self.pos.mine), f)
-        after = largest_drops(list(banked(self.pos.mine, table)), f)
-        return PROTECT[0] * max(0, before - after)
 
     # -- the turn -------------------------------------------------------------------------------
 
@@ -198,8 +188,7 @@ class TurnSearch:
                 if depth == 0 and after:  # the search looks no further: bank after this card
                     held = max(top(mine[suit]), value)
                     term = suit_outlook(held, top(theirs[suit]), mask ^ bit, after)
-                    extra = self.protection((*table, (suit, value))) if PROTECT[0] else 0.0
-                    total += win_chance(kept - base[suit] + term + extra, after)
+                    total += win_chance(kept - base[suit] + term, after)
                 else:
                     rest = (*masks[:suit], mask ^ bit, *masks[suit + 1 :])
                     total += self.value(
@@ -328,7 +317,7 @@ class StrongBot:
         if len(pos.table) >= SUITS:
             return EndTurn()
         stay, go = TurnSearch(pos, self.depth).bank_or_draw()
-        return Draw() if go > stay + BIAS[0] else EndTurn()
+        return Draw() if go > stay else EndTurn()
 
     def solve(self, pos: Position, steal_pending: bool) -> Action | None:
         """The exact best action, if the endgame can be solved within the budget."""
