@@ -6,7 +6,9 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from starlette.requests import Request  # FastAPI's, read at run time by its dependencies
 
 from .apierror import ApiError
 from .computer import Computers
@@ -19,9 +21,6 @@ from .sessions import sweep, user_for_token
 from .signin.config import check_local_accounts
 from .sqlite_storage import SQLiteStorage
 from .storage import Storage, User
-
-if TYPE_CHECKING:  # FastAPI is imported once the full app is built (see front.py)
-    from fastapi import Request
 
 
 @dataclass
