@@ -4,9 +4,12 @@ FastAPI and pydantic take most of the server's start-up to import. The built-in 
 before that, through this small ASGI app: it serves the server's life (storage, games, streams:
 context.serving) and answers the requests the desktop app makes before its lobby is listed
 (`GET /health`, `GET /lobby/events`) with the very functions the full app's routes call
-(answers.py), while a thread imports and builds the full app on the same context. Every other
-request, and any of those two with something unusual about it (a query, a forwarded address, a
-long or repeated Last-Event-ID), waits for the full app and goes to it: never a different answer.
+(answers.py). A thread imports and builds the full app on the same context once the lobby has
+been asked for (or another request needs it, or BUILD_AFTER seconds passed): begun earlier, its
+half second of CPU would slow the desktop app's own start, which spawned this server first
+thing. Every other request, and any of those two with something unusual about it (a query, a
+forwarded address, a long or repeated Last-Event-ID), waits for the full app and goes to it:
+never a different answer.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ log = logging.getLogger("somnium_server.front")
 
 MAX_EVENT_ID = 64  # the full app's limit on Last-Event-ID (routes.LastEventId)
 UNUSUAL = (b"x-forwarded-for", b"x-forwarded-proto", b"forwarded")
+BUILD_AFTER = 2.0  # seconds after start-up: the full app is built by then even if nobody asked
 
 
 class Front:
@@ -40,6 +44,8 @@ class Front:
         self.build = build
         self.full: ASGIApp | None = None
         self._ready: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._building = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -51,8 +57,11 @@ class Front:
             return
         early = self._early_answer(scope)
         if early is not None:
+            if scope["path"] != "/health":  # the lobby is listed: the app's start is over
+                self.start_build()
             await early(scope, receive, send)
             return
+        self.start_build()
         await self.wait_for_full()
         if self.full is None:
             message = "something went wrong on the server; try again"
@@ -91,9 +100,9 @@ class Front:
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         await receive()  # lifespan.startup
-        loop = asyncio.get_running_loop()
+        self._loop = asyncio.get_running_loop()
         self._ready = asyncio.Event()
-        threading.Thread(target=self._build, args=(loop,), name="full-app", daemon=True).start()
+        self._loop.call_later(BUILD_AFTER, self.start_build)
         started = False
         try:
             async with serving(self.ctx):
@@ -106,6 +115,14 @@ class Front:
             await send({"type": f"lifespan.{failed}.failed", "message": str(error)})
             return
         await send({"type": "lifespan.shutdown.complete"})
+
+    def start_build(self) -> None:
+        """Begin building the full app on a thread, unless that has begun already."""
+        if self._building:
+            return
+        self._building = True
+        threading.Thread(target=self._build, args=(self._loop,), name="full-app",
+                         daemon=True).start()
 
     def _build(self, loop: asyncio.AbstractEventLoop) -> None:
         """On a thread: import and build the full app, then let the waiting requests through."""
