@@ -13,6 +13,7 @@ from pathlib import Path
 import requests
 from starlette.types import ASGIApp
 
+from somnium_server.config import Settings
 from somnium_server.context import build_context
 from somnium_server.embedded import full_app
 from somnium_server.front import Front
@@ -43,6 +44,17 @@ def first_frame(base: str) -> Answer:
     return ask(base, "/lobby/events", until=b"\n\n")
 
 
+def gated_front(settings: Settings, gate: threading.Event) -> Front:
+    """The built-in server's front, whose full app is built only once `gate` is set."""
+    ctx = build_context(settings, computers=TEST_COMPUTERS)
+
+    def build() -> ASGIApp:
+        assert gate.wait(TIMEOUT), "the test never let the full app be built"
+        return full_app(ctx)
+
+    return Front(ctx, build)
+
+
 def test_lobby_answered_before_the_full_app_and_the_same_after(tmp_path: Path) -> None:
     settings = server_settings(tmp_path / "somnium.sqlite3")
     seeded = LiveServer(settings)  # a game in the database, made through the full app
@@ -50,14 +62,8 @@ def test_lobby_answered_before_the_full_app_and_the_same_after(tmp_path: Path) -
         game = seeded.player("ada").create(name="Ada's table")
     finally:
         seeded.stop()
-    ctx = build_context(settings, computers=TEST_COMPUTERS)
     gate = threading.Event()
-
-    def build() -> ASGIApp:
-        assert gate.wait(TIMEOUT), "the test never let the full app be built"
-        return full_app(ctx)
-
-    front = Front(ctx, build)
+    front = gated_front(settings, gate)
     server = LiveServer(settings, front=front)
     levels: list[requests.Response] = []
     try:
@@ -87,14 +93,8 @@ def test_lobby_answered_before_the_full_app_and_the_same_after(tmp_path: Path) -
 
 def test_a_stream_opened_at_boot_follows_the_lobby_after_it(tmp_path: Path) -> None:
     settings = server_settings(tmp_path / "somnium.sqlite3")
-    ctx = build_context(settings, computers=TEST_COMPUTERS)
     gate = threading.Event()
-
-    def build() -> ASGIApp:
-        assert gate.wait(TIMEOUT)
-        return full_app(ctx)
-
-    server = LiveServer(settings, front=Front(ctx, build))
+    server = LiveServer(settings, front=gated_front(settings, gate))
     try:
         host, port = server.base.removeprefix("http://").split(":")
         with socket.create_connection((host, int(port)), timeout=TIMEOUT) as stream:
