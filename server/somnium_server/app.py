@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -18,18 +16,12 @@ from . import __version__, docs, errors
 from .bodylimit import BodyLimit
 from .computer import Computers
 from .config import Settings
-from .context import SECURITY_SCHEMES, ServerContext
-from .events import RAW_SEND, StreamHub
+from .context import SECURITY_SCHEMES, ServerContext, build_context, serving
+from .events import RAW_SEND
 from .fastpath import FastPath
-from .games import GameService
-from .lobby import Lobby
 from .models import LEVEL_PATTERN
-from .ratelimit import RateLimiter
 from .routes import busy, router
-from .sessions import sweep
 from .signin import routes as signin
-from .signin.config import check_local_accounts
-from .sqlite_storage import SQLiteStorage
 from .storage import Storage
 
 
@@ -66,45 +58,23 @@ def create_app(
     storage: Storage | None = None,
     computers: Computers | None = None,
     direct_writes: bool = True,
+    context: ServerContext | None = None,
 ) -> FastAPI:
     """A ready-to-serve app; games are loaded (and computers resume) at start-up.
 
     `direct_writes` lets events be written to streams straight from the publisher, which
     assumes uvicorn (see events.Subscriber._write_now); turn it off under other servers.
+    With a `context` already built, whoever built it serves it (see front.py): the app then
+    has no lifespan of its own.
     """
-    check_local_accounts(settings.local_accounts, settings.host)
-    store: Storage = storage if storage is not None else SQLiteStorage(settings.database)
-    hub = StreamHub(settings.keepalive, settings.max_streams, direct_writes)
-    lobby = Lobby(settings.event_window)
-    games = GameService(
-        store, lobby, hub, computers or Computers(),
-        event_window=settings.event_window,
-        computer_pause=settings.computer_pause,
-        observer_flush=settings.observer_flush,
-    )
-    ctx = ServerContext(
-        settings=settings, storage=store, hub=hub, lobby=lobby, games=games,
-        limits={
-            "create": RateLimiter("create", settings.rate_create),
-            "join": RateLimiter("join", settings.rate_join),
-            "act": RateLimiter("act", settings.rate_act),
-        },
+    ctx = context if context is not None else build_context(
+        settings, storage=storage, computers=computers, direct_writes=direct_writes
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await games.load()
-        hub.start()
-        sweeper = asyncio.get_running_loop().create_task(sweep(store))
-        try:
+        async with serving(ctx):
             yield
-        finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
-            await hub.stop()
-            await games.stop()
-            await store.close()
 
     app = SomniumApp(
         title="Somnium lobby server",
@@ -114,7 +84,7 @@ def create_app(
             "server-sent events. Creating, joining and acting need a session "
             "(`Authorization: Bearer <token>`); watching does not."
         ),
-        lifespan=lifespan,
+        lifespan=lifespan if context is None else None,
         docs_url=None,  # docs.install serves /docs without a CDN
         redoc_url=None,
         # the routes themselves, not include_router(): its wrappers cost every request a
@@ -122,10 +92,10 @@ def create_app(
         routes=[*busy.routes, *router.routes],
     )
     app.state.ctx = ctx
-    describe(app, lambda: list(games.computers.available()))
+    describe(app, lambda: list(ctx.games.computers.available()))
     errors.install(app)
     docs.install(app)
-    signin.install(app, settings, store)
+    signin.install(app, settings, ctx.storage)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.fast = FastPath(app.full, ctx)
     app.proxied = cast(ASGIApp, ProxyHeadersMiddleware(  # uvicorn's ASGI types, not Starlette's

@@ -10,10 +10,10 @@ import sys
 from collections.abc import Sequence
 
 import uvicorn
-from fastapi import FastAPI
+from starlette.types import ASGIApp
 
-from .app import create_app
 from .config import Settings, load_settings
+from .context import context_of
 from .onewrite import OneWriteProtocol
 
 GC_YOUNG = 5_000  # allocations between young collections (Python's default: 700)
@@ -36,16 +36,20 @@ class Server(uvicorn.Server):
             gc.freeze()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        app = self.config.app
-        if isinstance(app, FastAPI):
-            app.state.ctx.hub.close_all()
+        ctx = context_of(self.config.app)
+        if ctx is not None:
+            ctx.hub.close_all()
         await super().shutdown(sockets)
 
 
-def uvicorn_config(settings: Settings, app: FastAPI | None = None) -> uvicorn.Config:
-    """The uvicorn setup shared by the command and the tests."""
+def uvicorn_config(settings: Settings, app: ASGIApp | None = None) -> uvicorn.Config:
+    """The uvicorn setup shared by the command and the tests (the app: create_app's)."""
+    if app is None:
+        from .app import create_app  # here: the built-in server passes its boot front
+
+        app = create_app(settings)
     return uvicorn.Config(
-        app if app is not None else create_app(settings),
+        app,
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import Request
+from starlette.requests import Request  # FastAPI's, read at run time by its dependencies
 
+from .apierror import ApiError
+from .computer import Computers
 from .config import Settings
-from .errors import ApiError
 from .events import StreamHub
 from .games import GameService
 from .lobby import Lobby
 from .ratelimit import RateLimiter
-from .sessions import user_for_token
+from .sessions import sweep, user_for_token
+from .signin.config import check_local_accounts
+from .sqlite_storage import SQLiteStorage
 from .storage import Storage, User
 
 
@@ -25,6 +31,58 @@ class ServerContext:
     lobby: Lobby
     games: GameService
     limits: dict[str, RateLimiter]
+
+
+def build_context(
+    settings: Settings,
+    *,
+    storage: Storage | None = None,
+    computers: Computers | None = None,
+    direct_writes: bool = True,
+) -> ServerContext:
+    """Storage, streams, lobby, games and rate limits for `settings` (games load in `serving`)."""
+    check_local_accounts(settings.local_accounts, settings.host)
+    store: Storage = storage if storage is not None else SQLiteStorage(settings.database)
+    hub = StreamHub(settings.keepalive, settings.max_streams, direct_writes)
+    lobby = Lobby(settings.event_window)
+    games = GameService(
+        store, lobby, hub, computers or Computers(),
+        event_window=settings.event_window,
+        computer_pause=settings.computer_pause,
+        observer_flush=settings.observer_flush,
+    )
+    return ServerContext(
+        settings=settings, storage=store, hub=hub, lobby=lobby, games=games,
+        limits={
+            "create": RateLimiter("create", settings.rate_create),
+            "join": RateLimiter("join", settings.rate_join),
+            "act": RateLimiter("act", settings.rate_act),
+        },
+    )
+
+
+@contextlib.asynccontextmanager
+async def serving(ctx: ServerContext) -> AsyncIterator[None]:
+    """The server's life: games loaded (computers resume), streams ticking, old sessions
+    swept; at the end every stream closed and the storage shut."""
+    await ctx.games.load()
+    ctx.hub.start()
+    sweeper = asyncio.get_running_loop().create_task(sweep(ctx.storage))
+    try:
+        yield
+    finally:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+        await ctx.hub.stop()
+        await ctx.games.stop()
+        await ctx.storage.close()
+
+
+def context_of(app: object) -> ServerContext | None:
+    """The context an app serves (the full app's or the boot front's `state.ctx`), if any."""
+    ctx = getattr(getattr(app, "state", None), "ctx", None)
+    return ctx if isinstance(ctx, ServerContext) else None
 
 
 def server_context(request: Request) -> ServerContext:

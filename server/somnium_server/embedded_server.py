@@ -9,9 +9,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
-
 from .cli import Server
+from .context import context_of
 from .embedded import write_state
 
 
@@ -35,8 +34,8 @@ class EmbeddedServer(Server):
 
     async def on_tick(self, counter: int) -> bool:
         if self.owner_gone.is_set():
-            app = self.config.app
-            streams = app.state.ctx.hub.subscribers if isinstance(app, FastAPI) else ()
+            ctx = context_of(self.config.app)
+            streams = ctx.hub.subscribers if ctx is not None else set()
             self._quiet_ticks = 0 if streams else self._quiet_ticks + 1
             if self._quiet_ticks * 0.1 >= self.idle:  # uvicorn ticks every 0.1 s
                 return True

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
@@ -13,9 +12,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import Match
 
-from somnium_desktop.game import IllegalAction
-from somnium_desktop.game.errors import NotAPlayer
-
+from .apierror import ApiError as ApiError
+from .apierror import error_body as error_body
+from .apierror import error_response as error_response
+from .apierror import illegal as illegal
 from .storage import VersionConflict
 
 log = logging.getLogger("somnium_server.errors")
@@ -32,47 +32,6 @@ class ErrorBody(BaseModel):
     details: list[dict[str, Any]] | None = Field(
         default=None, description="on 422: which fields were wrong and why"
     )
-
-
-class ApiError(Exception):
-    """An error answer: status, code and message (plus extra fields and headers)."""
-
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        message: str,
-        *,
-        version: int | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.version = version
-        self.headers = headers or {}
-
-
-def error_body(code: str, message: str, **extra: Any) -> bytes:
-    body: dict[str, Any] = {"error": code, "message": message}
-    body.update({k: v for k, v in extra.items() if v is not None})
-    return orjson.dumps(body)
-
-
-def error_response(error: ApiError) -> Response:
-    return Response(
-        error_body(error.code, error.message, version=error.version),
-        status_code=error.status,
-        media_type="application/json",
-        headers=error.headers,
-    )
-
-
-def illegal(error: IllegalAction) -> ApiError:
-    """The engine's refusal as an answer: 403 for someone not seated, 409 for a broken rule."""
-    status = 403 if isinstance(error, NotAPlayer) else 409
-    return ApiError(status, error.code, str(error))
 
 
 _DESCRIPTIONS = {

@@ -12,7 +12,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -32,13 +32,15 @@ from somnium_desktop.game import (
     view_to_dict,
 )
 
+from .apierror import ApiError, illegal
 from .computer import ComputerRunner, Computers, choose
-from .errors import ApiError, illegal
 from .events import StreamHub, Subscriber, frame
 from .lobby import Lobby
-from .models import ActRequest, ComputerOpponent, PersonOpponent
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
 from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
+
+if TYPE_CHECKING:  # pydantic's models are imported once the full app is built (see front.py)
+    from .models import ActRequest, ComputerOpponent, PersonOpponent
 
 log = logging.getLogger("somnium_server.games")
 
@@ -176,6 +178,8 @@ class GameService:
             if request.host_level is not None
             else self._seat_for("person", None, user)
         )
+        from .models import ComputerOpponent
+
         level = request.level if isinstance(request, ComputerOpponent) else None
         other = self._seat_for(request.opponent, level, None)
         return await self._open_game(request.name, user.id, [host, other])

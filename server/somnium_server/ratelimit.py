@@ -6,8 +6,8 @@ import math
 import time
 from collections.abc import Callable
 
+from .apierror import ApiError
 from .config import RateLimit
-from .errors import ApiError
 
 
 class RateLimiter:

@@ -7,26 +7,24 @@ dependency solver was the biggest single cost of a player's action.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from itertools import islice
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Path, Query, Request
 from starlette.responses import Response
 
-from . import __version__
+from . import answers
 from .context import (
     MAYBE_SIGNED_IN,
     SIGNED_IN,
-    ServerContext,
     current_user,
     optional_user,
     server_context,
 )
-from .errors import ApiError, responses
+from .errors import responses
 from .events import EventStreamResponse
 from .games import GameService
 from .lean import LeanRoute
-from .lobby import SNAPSHOT_GAMES, select
+from .lobby import select
 from .models import (
     ActRequest,
     ActResult,
@@ -76,9 +74,10 @@ async def _change_table(
     return _json(room.detail_bytes())
 
 
-@router.get("/health", tags=["server"], summary="Is the server up?")
-async def health() -> dict[str, str]:
-    return {"status": "ok", "version": __version__}
+@router.get("/health", tags=["server"], summary="Is the server up?",
+            response_model=dict[str, str])
+async def health() -> Response:
+    return answers.health()
 
 
 @router.get("/levels", tags=["server"], summary="The computer levels on offer, weakest first")
@@ -218,15 +217,6 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _admit(ctx: ServerContext, client: str) -> None:
-    if not ctx.hub.admit(client):
-        raise ApiError(
-            429, "too_many_streams",
-            f"at most {ctx.hub.max_per_client} event streams per client",
-            headers={"Retry-After": "5"},
-        )
-
-
 @router.get(
     "/games/{game_id}/events",
     tags=["streams"],
@@ -246,7 +236,7 @@ async def game_events(
     user = await optional_user(request)  # a seated player's own stream is no observer
     observer = user is None or room.seat_of(user.id) is None
     client = _client(request)
-    _admit(ctx, client)
+    answers.admit(ctx, client)
     subscriber = games.watch(room, last_event_id, observer)
 
     def closed() -> None:
@@ -265,16 +255,4 @@ async def game_events(
     responses={**STREAM, **responses(422, 429, stream=True)},
 )
 async def lobby_events(request: Request, last_event_id: LastEventId = None) -> Response:
-    ctx = server_context(request)
-    client = _client(request)
-    _admit(ctx, client)
-    lobby = ctx.lobby
-    subscriber = lobby.subscribe(
-        last_event_id, lambda: list(islice(ctx.games.newest_first(), SNAPSHOT_GAMES))
-    )
-
-    def closed() -> None:
-        lobby.channel.subscribers.discard(subscriber)
-        ctx.hub.release(client)
-
-    return EventStreamResponse(ctx.hub, subscriber, closed)
+    return answers.lobby_stream(server_context(request), _client(request), last_event_id)

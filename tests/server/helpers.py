@@ -16,6 +16,7 @@ from typing import Any
 
 import requests
 from fastapi import FastAPI
+from starlette.types import ASGIApp
 
 from somnium_desktop.game import Action, View
 from somnium_server.app import create_app
@@ -107,7 +108,10 @@ class Player:
 
 
 class LiveServer:
-    """uvicorn serving create_app(settings) on a free port, in a thread of the test process."""
+    """uvicorn serving create_app(settings) (or `front`, then no `app`) on a free port, in a
+    thread of the test process."""
+
+    app: FastAPI
 
     def __init__(
         self,
@@ -116,10 +120,12 @@ class LiveServer:
         send_buffer: int = 0,
         storage: Storage | None = None,
         protocol: type[asyncio.Protocol] | None = None,
+        front: ASGIApp | None = None,
     ) -> None:
         self.settings = settings
-        self.app: FastAPI = create_app(settings, computers=computers, storage=storage)
-        config = uvicorn_config(settings, self.app)
+        if front is None:
+            self.app = create_app(settings, computers=computers, storage=storage)
+        config = uvicorn_config(settings, front if front is not None else self.app)
         if protocol is not None:  # another HTTP protocol than the server's own
             config.http = protocol
         self.server = Server(config)
