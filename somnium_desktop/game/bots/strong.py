@@ -20,6 +20,13 @@ How it decides (it sees only the public view, never the deck order):
   for the next decisions, which usually finish.
 
 It is deterministic: there is nothing random in it (ties go to the lowest suit).
+
+Tried and not kept: re-judging bank-or-draw (root only, up to 24 cards left) by searching the
+opponent's next turn (every draw, their stops by the same value model, one draw beyond their
+first) instead of the model at the leaves: on the same 2,000 deals against classic-8-50 it changed
+79 games (43 better, 36 worse), 57.3% -> 57.6% of decisive games, with the p99 decision time up
+from ~100 to 110-134 ms (busy machine); re-judging every such call, not only those within 0.03,
+changed the very same games, so the searched opponent turn almost always agrees with the model.
 """
 
 from __future__ import annotations
