@@ -62,9 +62,11 @@ def main(argv: list[str] | None = None) -> int:
             from .ui.online_options import OnlineOptions
 
             online = OnlineOptions(local_server=local)
-    from PySide6.QtWidgets import QApplication
+    from .early import APPLICATION, ORGANIZATION
+    from .qt_code_cache import import_qt, user_cache_dir
 
-    from .ui.settings import APPLICATION, ORGANIZATION
+    import_qt(user_cache_dir(ORGANIZATION, APPLICATION))  # PySide6, without recompiling its support
+    from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
     assert isinstance(app, QApplication)

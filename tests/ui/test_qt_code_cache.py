@@ -1,0 +1,103 @@
+"""The compiled-code cache for shiboken's embedded modules: hits on the second start, the same
+signatures and error messages as a plain import, and a compile whenever a source changed."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from somnium_desktop.early import APPLICATION, ORGANIZATION
+from somnium_desktop.qt_code_cache import CodeCache, cache_file, user_cache_dir
+
+# What PySide builds from shiboken's embedded modules: a method's signature text and the
+# message of a call with wrong arguments (its error handler).
+PROBE = """
+import json, sys
+from pathlib import Path
+cache = None
+if len(sys.argv) > 1:
+    from somnium_desktop.qt_code_cache import import_qt
+    cache = import_qt(Path(sys.argv[1]))
+from PySide6.QtCore import QObject
+try:
+    QObject().setObjectName(3)
+    refused = ""
+except TypeError as error:
+    refused = str(error)
+print(json.dumps({"hits": cache.hits if cache else None, "misses": cache.misses if cache else None,
+                  "doc": QObject.setObjectName.__doc__, "refused": refused}))
+"""
+
+
+def probe(*args: str) -> dict[str, object]:
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], env=env, capture_output=True,
+                          text=True, check=True, timeout=60)
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_the_second_import_takes_the_code_from_the_cache(tmp_path: Path) -> None:
+    plain = probe()
+    first = probe(str(tmp_path))
+    second = probe(str(tmp_path))
+    assert first["hits"] == 0 and isinstance(first["misses"], int) and first["misses"] > 5
+    assert cache_file(tmp_path).is_file()
+    assert second["hits"] == first["misses"] and second["misses"] == 0
+    for run in (first, second):
+        assert run["doc"] == plain["doc"]
+        assert run["refused"] == plain["refused"]
+    assert "setObjectName" in str(plain["doc"]) and "setObjectName" in str(plain["refused"])
+
+
+def test_a_changed_source_is_compiled_again(tmp_path: Path) -> None:
+    path = tmp_path / "code.marshal"
+    name = "shibokensupport/example.py"
+    cache = CodeCache(path)
+    code = cache.compile(builtins.compile, b"answer = 41\n", name, "exec")
+    cache.save()
+    again = CodeCache(path)
+    space: dict[str, object] = {}
+    exec(again.compile(builtins.compile, b"answer = 41\n", name, "exec"), space)
+    assert (again.hits, again.misses, space["answer"]) == (1, 0, 41)
+    exec(again.compile(builtins.compile, b"answer = 42\n", name, "exec"), space)
+    assert (again.hits, again.misses, space["answer"]) == (1, 1, 42)
+    assert code.co_filename == name
+
+
+def test_other_compiles_and_a_damaged_file_pass_through(tmp_path: Path) -> None:
+    path = tmp_path / "code.marshal"
+    path.write_bytes(b"not marshal data")
+    cache = CodeCache(path)
+    space: dict[str, object] = {}
+    exec(cache.compile(builtins.compile, "x = 1", "elsewhere.py", "exec"), space)
+    exec(cache.compile(builtins.compile, b"y = 2\n", "shibokensupport/y.py", "exec"), space)
+    assert (space["x"], space["y"], cache.hits, cache.misses) == (1, 2, 0, 1)
+    cache.save()
+    assert CodeCache(path).compile(builtins.compile, b"y = 2\n", "shibokensupport/y.py",
+                                   "exec") is not None
+    # qt_code_cache has __future__ annotations: the code it compiles must not inherit them
+    code = cache.compile(builtins.compile, b"def f(a: int) -> None: pass\n",
+                         "shibokensupport/z.py", "exec")
+    exec(code, space)
+    assert getattr(space["f"], "__annotations__", None) == {"a": int, "return": None}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Qt's Linux cache folder")
+def test_the_cache_folder_is_qts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    qt_says = subprocess.run(
+        [sys.executable, "-c",
+         "from PySide6.QtCore import QCoreApplication, QStandardPaths as P; "
+         f"QCoreApplication.setOrganizationName({ORGANIZATION!r}); "
+         f"QCoreApplication.setApplicationName({APPLICATION!r}); "
+         "print(P.writableLocation(P.StandardLocation.CacheLocation))"],
+        env=os.environ, capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    assert user_cache_dir(ORGANIZATION, APPLICATION) == Path(qt_says)
