@@ -68,7 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     import_qt(user_cache_dir(ORGANIZATION, APPLICATION))  # PySide6, without recompiling its support
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
+    from .ui.style import STYLE
+
+    # Fusion everywhere (a -style among the arguments still wins: it comes later).
+    existing = QApplication.instance()
+    app = existing or QApplication([sys.argv[0], "-style", STYLE, *qt_args])
     assert isinstance(app, QApplication)
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
@@ -90,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
 
     handler = ExceptionHandler()
     handler.install()
-    apply_style(app)
+    apply_style(app, set_style=existing is not None)
     cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
     deck = CardDeck(disk_cache=Path(cache) / "cards")  # the first paint parses no art
     window = MainWindow(deck=deck, online=online)

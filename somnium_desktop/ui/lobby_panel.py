@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from .accessibility import announce
+from .style import repolish
 
 if TYPE_CHECKING:  # (types only: the panel is built at start-up, before any HTTP is imported)
     from ..client.lobby_client import GameSummary, LevelInfo
@@ -63,6 +64,7 @@ class GameList(QTableWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
+        self.setViewport(QWidget())  # known to Python: see TableView (view.py)
         self.setObjectName("gameList")
         self.setAccessibleName("Games in the lobby")
         self.setAccessibleDescription(
@@ -384,8 +386,7 @@ class LobbyPanel(QFrame):
         """A line under the lobby (read out too); errors in red."""
         self.message.setText(text)
         self.message.setProperty("error", error)
-        self.message.style().unpolish(self.message)
-        self.message.style().polish(self.message)
+        repolish(self.message)
         if text:
             self.announce(text)
 

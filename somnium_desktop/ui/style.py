@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
 WINDOW = "#17152e"
 PANEL = "#1f1c3d"
@@ -50,11 +51,18 @@ QToolButton:focus {{ outline: none; border: 2px solid #ffffff; }}
 """
 
 
-def apply_style(app: QApplication) -> None:
-    """Give the app its night-table look on every platform."""
-    style = QStyleFactory.create("Fusion")
-    if style is not None:
-        app.setStyle(style)
+STYLE = "Fusion"
+
+
+def apply_style(app: QApplication, set_style: bool = True) -> None:
+    """Give the app its night-table look on every platform.
+
+    Without `set_style` the style is left alone: the app passes `-style Fusion` to its
+    QApplication instead, which spares start-up Qt's QStyle type (and its enums) in Python."""
+    if set_style:
+        style = QStyleFactory.create(STYLE)
+        if style is not None:
+            app.setStyle(style)
     palette = QPalette()
     roles = {
         QPalette.ColorRole.Window: WINDOW,
@@ -78,3 +86,12 @@ def apply_style(app: QApplication) -> None:
         palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6a6594"))
     app.setPalette(palette)
     app.setStyleSheet(STYLE_SHEET)
+
+
+def repolish(widget: QWidget) -> None:
+    """Restyle `widget` after a change of a property its style sheet selects on. Before its
+    first show there is nothing to redo (it is polished then), nor any QStyle to load."""
+    if widget.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
+        style = widget.style()
+        style.unpolish(widget)
+        style.polish(widget)

@@ -6,16 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, SignalInstance
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QColor,
-    QGuiApplication,
-    QKeySequence,
-    QTextBlockFormat,
-    QTextCharFormat,
-    QTextCursor,
-)
+from PySide6.QtGui import QAction, QCloseEvent, QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -36,6 +27,7 @@ from ..game.view import View
 from .accessibility import announce
 from .cards import CardDeck
 from .scene import ACCENT, TableScene
+from .style import repolish
 from .view import TableView
 
 if TYPE_CHECKING:
@@ -80,8 +72,7 @@ class PlayerStrip(QFrame):
     def set_active(self, active: bool) -> None:
         self.setProperty("active", active)
         self.marker.setVisible(active)
-        self.style().unpolish(self)
-        self.style().polish(self)
+        repolish(self)
 
 
 class GameLog(QTextEdit):
@@ -103,6 +94,8 @@ class GameLog(QTextEdit):
         self._lines: list[str] = []
 
     def add_line(self, text: str, headline: bool = False) -> None:
+        from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor  # (not at start)
+
         block = QTextBlockFormat()
         block.setBottomMargin(2)
         look = QTextCharFormat()
@@ -400,8 +393,7 @@ class TableWidget(QWidget):
         """A message in the status line (red for an error), read out too."""
         self.status.setText(message)
         self.status.setProperty("error", error)
-        self.status.style().unpolish(self.status)
-        self.status.style().polish(self.status)
+        repolish(self.status)
         self.announce(message)
 
     def _event_played(self, event: Event) -> None:
@@ -520,8 +512,7 @@ class TableWidget(QWidget):
         if source is None or view is None:
             return
         self.status.setProperty("error", False)
-        self.status.style().unpolish(self.status)
-        self.status.style().polish(self.status)
+        repolish(self.status)
         if view.over:
             text = "Game over."
         elif source.read_only:
