@@ -97,13 +97,16 @@ def main(argv: list[str] | None = None) -> int:
     apply_style(app, set_style=existing is not None)
     cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
     deck = CardDeck(disk_cache=Path(cache) / "cards")  # the first paint parses no art
-    window = MainWindow(deck=deck, online=online)
+    # The first frame is the table; the lobby and offline column fills in right after it.
+    window = MainWindow(deck=deck, online=online, column_after_paint=True)
+    viewport = window.table.view.viewport()
+    after_first_paint(viewport, window.complete_column)
     if args.benchmark_startup or args.benchmark_lobby:
         from .ui.startup_probe import StartupProbe
 
         StartupProbe(window, _STARTED, lobby=args.benchmark_lobby).install()
     else:  # online play (the lobby, the built-in server) starts once the table is on screen
-        after_first_paint(window.table.view.viewport(), window.start_online)
+        after_first_paint(viewport, window.start_online)
     window.show()
     if args.smoke_test:  # it watches for the first paint, which comes from the event loop
         from .ui.smoke import SmokeTest

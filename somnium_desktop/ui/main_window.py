@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from ..client.offline import BOT_PACE_MS, OfflineGame
 from ..client.source import TableSource
-from ..game.bots import Level, levels
+from ..game.bots import Level
 from .cards import CardDeck
 from .lobby_panel import LobbyPanel
 from .notify import Notifier
@@ -43,7 +43,16 @@ out; signing in as someone else signs them all in as that account."""
 
 
 class MainWindow(QMainWindow):
-    """The app's one window: the table, the lobby for online play, and offline games."""
+    """The app's one window: the table, the lobby for online play, and offline games.
+
+    With `column_after_paint`, the right-hand column (the lobby and offline panels, the log)
+    is left empty until complete_column() fills it: the app calls that right after the table's
+    first paint, so the first frame is the table alone (its widgets, and the Qt classes behind
+    them, cost a tenth of the start-up's CPU). The table keeps its size when the column fills.
+    """
+
+    panel: SidePanel
+    lobby_panel: LobbyPanel
 
     def __init__(
         self,
@@ -53,26 +62,21 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         online: OnlineOptions | None = None,
+        column_after_paint: bool = False,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Somnium")
         self.settings = settings if settings is not None else Settings()
         self.table = TableWidget(deck, log_inside=False)
-        self.panel = SidePanel(levels() if bot_levels is None else bot_levels, self.settings.level)
-        self.panel.add_log(self.table.log)
-        self.panel.play_requested.connect(self.start_offline)
-        self.lobby_panel = LobbyPanel()
+        self._bot_levels = bot_levels
         self.online_options = online
         self.online: OnlinePlay | None = None
         self.notifier = Notifier(self)
-        column = QSplitter(Qt.Orientation.Vertical)
-        column.addWidget(self.lobby_panel)
-        column.addWidget(self.panel)
-        column.setChildrenCollapsible(False)
-        column.setSizes([460, 340])
+        self.column = QSplitter(Qt.Orientation.Vertical)
+        self.column.setChildrenCollapsible(False)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.table)
-        splitter.addWidget(column)
+        splitter.addWidget(self.column)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
         splitter.setCollapsible(0, False)
@@ -87,13 +91,33 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1280, 800)
+        self.column_complete = False
+        if not column_after_paint:
+            self.complete_column()
+
+    def complete_column(self) -> None:
+        """Build the right-hand column: the lobby panel over the offline panel and the log."""
+        if self.column_complete:
+            return
+        self.column_complete = True
+        from ..game.bots import levels  # (the computer players register as they load)
+
+        levels_offered = levels() if self._bot_levels is None else self._bot_levels
+        self.panel = SidePanel(levels_offered, self.settings.level)
+        self.panel.add_log(self.table.log)
+        self.panel.play_requested.connect(self.start_offline)
+        self.lobby_panel = LobbyPanel()
+        self.column.addWidget(self.lobby_panel)
+        self.column.addWidget(self.panel)
+        self.column.setSizes([460, 340])
+        self.new_game_action.setEnabled(bool(self.panel.levels))
 
     def _make_menus(self) -> None:
         game = self.game_menu = self.menuBar().addMenu("&Game")
         self.new_game_action = QAction("&New offline game", self)
         self.new_game_action.setShortcut(QKeySequence.StandardKey.New)
-        self.new_game_action.triggered.connect(lambda: self.start_offline(self.panel.level_key()))
-        self.new_game_action.setEnabled(bool(self.panel.levels))
+        self.new_game_action.triggered.connect(lambda: self.start_offline())
+        self.new_game_action.setEnabled(False)  # until the offline panel lists the levels
         game.addAction(self.new_game_action)
         game.addSeparator()
         for action in (self.table.draw_action, self.table.end_turn_action,
@@ -102,10 +126,10 @@ class MainWindow(QMainWindow):
         game.addSeparator()
         self.lobby_action = QAction("Go to the &lobby", self)
         self.lobby_action.setShortcut(QKeySequence("Ctrl+L"))
-        self.lobby_action.triggered.connect(self.lobby_panel.focus_games)
+        self.lobby_action.triggered.connect(lambda: self._lobby().focus_games())
         self.join_action = QAction("&Join a game by id", self)
         self.join_action.setShortcut(QKeySequence("Ctrl+J"))
-        self.join_action.triggered.connect(self.lobby_panel.focus_join)
+        self.join_action.triggered.connect(lambda: self._lobby().focus_join())
         game.addAction(self.lobby_action)
         game.addAction(self.join_action)
         game.addSeparator()
@@ -131,6 +155,7 @@ class MainWindow(QMainWindow):
         self, level: str | None = None, seed: int | None = None
     ) -> OfflineGame | None:
         """Start a new game against the computer at `level` (the panel's pick by default)."""
+        self.complete_column()
         key = level or self.panel.level_key()
         chosen = next((entry for entry in self.panel.levels if entry.key == key), None)
         if chosen is None:
@@ -143,8 +168,13 @@ class MainWindow(QMainWindow):
         return game
 
     # ----- online play -----
+    def _lobby(self) -> LobbyPanel:
+        self.complete_column()
+        return self.lobby_panel
+
     def start_online(self) -> OnlinePlay:
         """Connect the lobby to its server (called once the window is up)."""
+        self.complete_column()
         if self.online is None:
             from .online_options import OnlineOptions, begin_built_in
 

@@ -112,3 +112,40 @@ def test_without_computer_players_play_is_off(qtbot: QtBot, settings: Settings) 
     assert not main.new_game_action.isEnabled()
     assert main.start_offline("easy") is None
     main.close()
+
+
+def test_the_column_can_fill_in_after_the_first_paint(qtbot: QtBot, settings: Settings) -> None:
+    """As the app starts: the first frame is the table alone; the lobby and offline column
+    comes right after, and the table keeps its size (its cards need no new pixmaps)."""
+    main = MainWindow(settings, LEVELS, column_after_paint=True)
+    qtbot.addWidget(main)
+    main.show()
+    qtbot.waitExposed(main)
+    assert main.column.count() == 0 and not main.column_complete
+    assert not main.new_game_action.isEnabled()
+    table_size = main.table.view.viewport().size()
+    renders = main.table.deck.renders
+    main.complete_column()
+    qtbot.wait(50)
+    assert main.column.widget(0) is main.lobby_panel and main.column.widget(1) is main.panel
+    assert main.lobby_panel.isVisible() and main.panel.isVisible()
+    assert main.table.log.parentWidget() is main.panel and main.table.log.isVisible()
+    assert main.new_game_action.isEnabled()
+    assert main.table.view.viewport().size() == table_size
+    assert main.table.deck.renders == renders
+    main.complete_column()  # once only
+    assert main.column.count() == 2
+    main.close()
+
+
+def test_asking_for_the_column_early_builds_it(qtbot: QtBot, settings: Settings) -> None:
+    main = MainWindow(settings, LEVELS, column_after_paint=True)
+    qtbot.addWidget(main)
+    main.lobby_action.trigger()  # Ctrl+L before the column came: it comes now
+    assert main.column_complete and main.column.count() == 2
+    fresh = MainWindow(settings, LEVELS, column_after_paint=True)
+    qtbot.addWidget(fresh)
+    game = fresh.start_offline("bold")
+    assert isinstance(game, OfflineGame) and fresh.column_complete
+    main.close()
+    fresh.close()
