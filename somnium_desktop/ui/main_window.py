@@ -9,20 +9,22 @@ from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
-from ..client.offline import BOT_PACE_MS, OfflineGame
 from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
-from .lobby_panel import LobbyPanel
-from .notify import Notifier
-from .panel import SidePanel
 from .settings import Settings
 from .table import TableWidget
 
-if TYPE_CHECKING:  # (online play is imported once the window is up: see start_online)
+# Imported once the table is on screen: online play (see start_online), offline play, the
+# column's panels and notifications (their Qt classes cost start-up time to load).
+if TYPE_CHECKING:
+    from ..client.offline import OfflineGame
     from ..client.online import OnlineGame
+    from .lobby_panel import LobbyPanel
+    from .notify import Notifier
     from .online_options import OnlineOptions
     from .online_play import OnlinePlay
+    from .panel import SidePanel
 
 SHORTCUTS_HELP = """<b>Keyboard</b><br>
 D — draw a card<br>
@@ -71,7 +73,7 @@ class MainWindow(QMainWindow):
         self._bot_levels = bot_levels
         self.online_options = online
         self.online: OnlinePlay | None = None
-        self.notifier = Notifier(self)
+        self._notifier: Notifier | None = None
         self.column = QSplitter(Qt.Orientation.Vertical)
         self.column.setChildrenCollapsible(False)
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -101,6 +103,8 @@ class MainWindow(QMainWindow):
             return
         self.column_complete = True
         from ..game.bots import levels  # (the computer players register as they load)
+        from .lobby_panel import LobbyPanel
+        from .panel import SidePanel
 
         levels_offered = levels() if self._bot_levels is None else self._bot_levels
         self.panel = SidePanel(levels_offered, self.settings.level)
@@ -160,6 +164,8 @@ class MainWindow(QMainWindow):
         chosen = next((entry for entry in self.panel.levels if entry.key == key), None)
         if chosen is None:
             return None
+        from ..client.offline import OfflineGame
+
         self.settings.level = chosen.key
         game = OfflineGame(chosen.make, level_label=chosen.label, seed=seed, pace_ms=self._pace())
         self._replace_source(game)
@@ -217,13 +223,27 @@ class MainWindow(QMainWindow):
             old.deleteLater()
 
     def _pace(self) -> int:
+        from ..client.offline import BOT_PACE_MS
+
         return round(BOT_PACE_MS / self.settings.animation_speed)
+
+    @property
+    def notifier(self) -> Notifier:
+        """Desktop notifications (made when first needed)."""
+        if self._notifier is None:
+            from .notify import Notifier
+
+            self._notifier = Notifier(self)
+        return self._notifier
 
     # ----- settings -----
     def apply_settings(self) -> None:
         self.table.scene.set_motion(self.settings.reduced_motion, self.settings.animation_speed)
-        if isinstance(self.source, OfflineGame):
-            self.source.set_pace(self._pace())
+        if self.source is not None:
+            from ..client.offline import OfflineGame
+
+            if isinstance(self.source, OfflineGame):
+                self.source.set_pace(self._pace())
         if self.online is not None:
             self.online.set_server(self.settings.server_url)
 
