@@ -1,11 +1,13 @@
 """The compiled-code cache for shiboken's embedded modules: hits on the second start, the same
-signatures and error messages as a plain import, and a compile whenever a source changed."""
+signatures and error messages as a plain import, the same regular expressions, and a compile
+whenever a source changed."""
 
 from __future__ import annotations
 
 import builtins
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +33,8 @@ try:
 except TypeError as error:
     refused = str(error)
 print(json.dumps({"hits": cache.hits if cache else None, "misses": cache.misses if cache else None,
+                  "pattern_hits": cache.pattern_hits if cache else None,
+                  "pattern_misses": cache.pattern_misses if cache else None,
                   "doc": QObject.setObjectName.__doc__, "refused": refused}))
 """
 
@@ -50,6 +54,8 @@ def test_the_second_import_takes_the_code_from_the_cache(tmp_path: Path) -> None
     assert first["hits"] == 0 and isinstance(first["misses"], int) and first["misses"] > 5
     assert cache_file(tmp_path).is_file()
     assert second["hits"] == first["misses"] and second["misses"] == 0
+    assert isinstance(first["pattern_misses"], int) and first["pattern_misses"] > 5
+    assert second["pattern_hits"] == first["pattern_misses"] and second["pattern_misses"] == 0
     for run in (first, second):
         assert run["doc"] == plain["doc"]
         assert run["refused"] == plain["refused"]
@@ -87,6 +93,23 @@ def test_other_compiles_and_a_damaged_file_pass_through(tmp_path: Path) -> None:
                          "shibokensupport/z.py", "exec")
     exec(code, space)
     assert getattr(space["f"], "__annotations__", None) == {"a": int, "return": None}
+
+
+def test_cached_expressions_equal_freshly_compiled_ones(tmp_path: Path) -> None:
+    cache = CodeCache(tmp_path / "code.marshal")
+    real = re._compiler.compile  # type: ignore[attr-defined]
+    samples = [(r"(?P<name>\w+)\s*=\s*(\d+)", 0), (r"^[a-z]+$", re.IGNORECASE | re.MULTILINE),
+               (rb"\x00(?:ab|cd)+", 0)]
+    fresh = [cache.compile_pattern(real, pattern, int(flags)) for pattern, flags in samples]
+    assert cache.pattern_misses == len(samples)
+    cache.save()
+    again = CodeCache(tmp_path / "code.marshal")
+    for (pattern, flags), first in zip(samples, fresh, strict=True):
+        rebuilt = again.compile_pattern(real, pattern, int(flags))
+        assert rebuilt == first == real(pattern, int(flags))  # same pattern, flags and program
+        assert rebuilt.groupindex == first.groupindex
+    assert again.pattern_hits == len(samples)
+    assert again.compile_pattern(real, r"(?P<x>a)", 0).match("a")["x"] == "a"  # a miss works
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Qt's Linux cache folder")
