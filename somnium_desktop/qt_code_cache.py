@@ -46,6 +46,7 @@ class CodeCache:
         self.pattern_misses = 0
         self._code: dict[str, tuple[Key, bytes]] = {}
         self._patterns: dict[tuple[str | bytes, int], tuple[Any, ...]] = {}
+        self._used: set[tuple[str | bytes, int]] = set()  # what a save keeps (none gone stale)
         try:
             loaded = marshal.loads(path.read_bytes())
             if isinstance(loaded, dict) and loaded.get("magic") == MAGIC:
@@ -84,6 +85,7 @@ class CodeCache:
         if not isinstance(pattern, str | bytes) or not isinstance(flags, int):
             return real(pattern, flags)
         key = (pattern, int(flags))
+        self._used.add(key)
         args = self._patterns.get(key)
         if args is not None:
             try:
@@ -117,7 +119,8 @@ class CodeCache:
         if not self.misses and not self.pattern_misses:
             return
         try:
-            data = marshal.dumps({"magic": MAGIC, "code": self._code, "patterns": self._patterns})
+            patterns = {key: args for key, args in self._patterns.items() if key in self._used}
+            data = marshal.dumps({"magic": MAGIC, "code": self._code, "patterns": patterns})
             self.path.parent.mkdir(parents=True, exist_ok=True)
             scratch = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
             scratch.write_bytes(data)
