@@ -13,7 +13,7 @@ from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
 from .settings import Settings
-from .table import TableWidget
+from .table import TableWidget, new_action
 
 # Imported once the table is on screen: online play (see start_online), offline play, the
 # column's panels and notifications (their Qt classes cost start-up time to load).
@@ -118,7 +118,7 @@ class MainWindow(QMainWindow):
 
     def _make_menus(self) -> None:
         game = self.game_menu = self.menuBar().addMenu("&Game")
-        self.new_game_action = QAction("&New offline game", self)
+        self.new_game_action = new_action("&New offline game", self)
         self.new_game_action.setShortcut(QKeySequence.StandardKey.New)
         self.new_game_action.triggered.connect(lambda: self.start_offline())
         self.new_game_action.setEnabled(False)  # until the offline panel lists the levels
@@ -128,28 +128,28 @@ class MainWindow(QMainWindow):
                        self.table.rematch_action, self.table.concede_action):
             game.addAction(action)
         game.addSeparator()
-        self.lobby_action = QAction("Go to the &lobby", self)
+        self.lobby_action = new_action("Go to the &lobby", self)
         self.lobby_action.setShortcut(QKeySequence("Ctrl+L"))
         self.lobby_action.triggered.connect(lambda: self._lobby().focus_games())
-        self.join_action = QAction("&Join a game by id", self)
+        self.join_action = new_action("&Join a game by id", self)
         self.join_action.setShortcut(QKeySequence("Ctrl+J"))
         self.join_action.triggered.connect(lambda: self._lobby().focus_join())
         game.addAction(self.lobby_action)
         game.addAction(self.join_action)
         game.addSeparator()
-        self.settings_action = QAction("&Settings…", self)
+        self.settings_action = new_action("&Settings…", self)
         self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
         self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.settings_action.triggered.connect(self.open_settings)
         game.addAction(self.settings_action)
         game.addSeparator()
-        self.quit_action = QAction("&Quit", self)
+        self.quit_action = new_action("&Quit", self)
         self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.quit_action.triggered.connect(self.close)
         game.addAction(self.quit_action)
         help_menu = self.menuBar().addMenu("&Help")
-        self.keys_action = QAction("&Keyboard shortcuts", self)
+        self.keys_action = new_action("&Keyboard shortcuts", self)
         self.keys_action.setShortcut(QKeySequence.StandardKey.HelpContents)
         self.keys_action.triggered.connect(self.show_shortcuts)
         help_menu.addAction(self.keys_action)

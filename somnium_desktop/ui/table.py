@@ -164,8 +164,16 @@ class GameOverPanel(QFrame):
             self.move((parent.width() - self.width()) // 2, (parent.height() - self.height()) // 2)
 
 
+def new_action(text: str, parent: QObject) -> QAction:
+    """QAction(text, parent), made so PySide does not load QIcon (and its 150-member enum) at
+    start-up to tell that constructor from QAction(icon, text, parent)."""
+    action = QAction(parent)
+    action.setText(text)
+    return action
+
+
 def _action(parent: QObject, text: str, shortcut: str, name: str) -> QAction:
-    action = QAction(text, parent)
+    action = new_action(text, parent)
     if shortcut:
         action.setShortcut(QKeySequence(shortcut))
     action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
