@@ -64,7 +64,6 @@ class GameList(QTableWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
-        self.setViewport(QWidget())  # known to Python: see TableView (view.py)
         self.setObjectName("gameList")
         self.setAccessibleName("Games in the lobby")
         self.setAccessibleDescription(

@@ -9,6 +9,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QPainter,
+    QPalette,
     QPixmap,
     QRadialGradient,
     QResizeEvent,
@@ -29,7 +30,10 @@ class TableView(QGraphicsView):
         # The view's own viewport, made here: a viewport Qt made is a QWidget of unknown kind to
         # Python, and finding its class made PySide load ~40 widget classes (dialogs, wizards...)
         # and their enums at start-up (about 10% of the CPU to the first paint).
-        self.setViewport(QWidget())
+        viewport = QWidget()  # set up as Qt's own viewport is
+        viewport.setBackgroundRole(QPalette.ColorRole.Base)
+        viewport.setAutoFillBackground(True)
+        self.setViewport(viewport)
         self.table = scene
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
