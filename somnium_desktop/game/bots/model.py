@@ -186,3 +186,49 @@ def outlook(mine: Stacks, theirs: Stacks, masks: tuple[int, ...], left: int) -> 
         return final_share(mine, theirs)
     margin = sum(suit_outlook(top(mine[s]), top(theirs[s]), masks[s], left) for s in range(SUITS))
     return win_chance(margin, left)
+
+
+# -- an outcome-trained correction (benchmarks/correction.py) -----------------------------------
+
+# z, fools * exposure of mine, fools * exposure of theirs, death, bias
+Weights = tuple[float, float, float, float, float]
+
+
+def band_table(bands: tuple[tuple[int, Weights], ...]) -> tuple[Weights, ...]:
+    """Per cards left 0..54, the weights of the band (its highest `left`) that holds it."""
+    table = []
+    for left in range(55):
+        table.append(next((w for high, w in bands if left <= high), bands[-1][1]))
+    return tuple(table)
+
+
+def corrected_chance(
+    weights: Weights, margin: float, left: int, fools: int, death: int, mine: int, theirs: int
+) -> float:
+    """My chance once my turn is over, by the fitted correction of the model's margin; `mine`
+    and `theirs` are the steal exposures (steal_exposure) of my bank and the opponent's."""
+    a, w_mine, w_theirs, w_death, bias = weights
+    spread = SPREAD[left]
+    x = (a * margin + fools * (w_mine * mine + w_theirs * theirs)) / spread + w_death * death + bias
+    if x < -40.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def suit_exposure(victim: Stack, extra: int, stealer_top: int) -> int:
+    """What a steal of this suit swings against `victim` (its stack plus an `extra` card, 0 for
+    none): its top minus its next card, plus what the card adds to the stealer's top."""
+    first = victim[0] if victim else 0
+    second = victim[1] if len(victim) > 1 else 0
+    if extra > first:
+        first, second = extra, first
+    elif extra > second:
+        second = extra
+    if not first:
+        return 0
+    return first - second + max(0, first - stealer_top)
+
+
+def steal_exposure(victim: Stacks, stealer: Stacks) -> int:
+    """The best steal against `victim`, over the suits (suit_exposure)."""
+    return max(suit_exposure(victim[s], 0, top(stealer[s])) for s in range(SUITS))
