@@ -14,7 +14,10 @@ model's margin over SPREAD and f_i the features model.outlook leaves out: the Fo
 the best steal against each side (the victim's top minus its next card in the suit, plus what the
 card adds to the stealer's top), Death still in the deck, and the mover's tempo (the intercept).
 It prints the weights per band of cards left and the log loss against the model's own erf, on
-the fitted positions and on a held-out fifth.
+the fitted positions and on a held-out fifth; --steals-only keeps a at the erf's own scale and fits
+the two steal terms alone; --out writes the weights as JSON. The bot never used them in the end:
+model.py's docstring has the paired match figures, and commit 418bb1e the bot-side code
+(StrongBot(correction=band_table(...))) to play them again.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ from benchmarks.bots import bot_named
 from somnium_desktop.game.bots.model import (
     SPREAD,
     SUITS,
+    Stack,
     Stacks,
-    steal_exposure,
     suit_outlook,
     top,
     win_chance,
@@ -67,6 +70,20 @@ def record(pair: tuple[str, str], games: int, first_deal: int) -> list[Sample]:
                 (pos.mine, pos.theirs, pos.masks, pos.fools, pos.death, pos.left, result)
             )
     return samples
+
+
+def suit_exposure(victim: Stack, stealer_top: int) -> int:
+    """What a steal of this suit swings against `victim`: its top minus its next card, plus what
+    the card adds to the stealer's top."""
+    if not victim:
+        return 0
+    first, second = victim[0], victim[1] if len(victim) > 1 else 0
+    return first - second + max(0, first - stealer_top)
+
+
+def steal_exposure(victim: Stacks, stealer: Stacks) -> int:
+    """The best steal against `victim`, over the suits."""
+    return max(suit_exposure(victim[s], top(stealer[s])) for s in range(SUITS))
 
 
 def margin_of(sample: Sample) -> float:

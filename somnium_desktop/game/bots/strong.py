@@ -31,9 +31,6 @@ changed the very same games, so the searched opponent turn almost always agrees 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from math import exp
-
 from ..actions import Action, Draw, EndTurn, Steal
 from ..cards import Suit
 from ..view import View
@@ -41,18 +38,14 @@ from . import Level, register
 from .endgame import BANK, DRAW, Endgame, OutOfBudget
 from .model import (
     LOW,
-    SPREAD,
     SUITS,
     Position,
     Stacks,
     Table,
-    Weights,
     banked,
     bits_of,
-    corrected_chance,
     final_share,
     robbed,
-    suit_exposure,
     suit_outlook,
     top,
     win_chance,
@@ -63,11 +56,6 @@ ENDGAME = 7  # with this many cards left or fewer, try to solve the rest of the 
 BUDGET = 3000  # endgame positions one decision may solve before falling back on the search
 STEALS_SEARCHED = 3  # inside the search, how many of the likeliest best steals are searched on
 MEMO_LIMIT = 50_000  # endgame positions remembered between decisions (a few MB)
-# Steal exposures (TurnSearch.split_exposures): the changed suits' best against me and against
-# them, then for each side the suit with the best exposure among the others, it, and the second.
-Split = tuple[int, int, int, int, int, int, int, int]
-NONE = (0, 0)
-NO_SPLIT: Split = (0, 0, -1, 0, 0, -1, 0, 0)
 
 
 class TurnSearch:
@@ -78,22 +66,9 @@ class TurnSearch:
     Leaves are valued incrementally: only the suits touched this turn differ from the start.
     """
 
-    def __init__(
-        self, pos: Position, depth: int, correction: tuple[Weights, ...] | None = None
-    ) -> None:
+    def __init__(self, pos: Position, depth: int) -> None:
         self.pos = pos
         self.depth = depth
-        self.correction = correction
-        mine, theirs = pos.mine, pos.theirs
-        # Each suit's steal exposure for the starting banks (mine, theirs), and the suits by it.
-        self.exposed = [
-            (suit_exposure(mine[s], 0, top(theirs[s])), suit_exposure(theirs[s], 0, top(mine[s])))
-            for s in range(SUITS)
-        ]
-        self.exposed_order = (
-            sorted(range(SUITS), key=lambda s: -self.exposed[s][0]),
-            sorted(range(SUITS), key=lambda s: -self.exposed[s][1]),
-        )
         self.memo: dict[tuple[frozenset[tuple[int, int]], int, int, int], float] = {}
         self.baselines: dict[int, tuple[float, list[float]]] = {}
 
@@ -112,100 +87,8 @@ class TurnSearch:
             self.baselines[left] = found
         return found
 
-    def split_exposures(self, tops: dict[int, int], theirs: Stacks, changed: int) -> Split:
-        """The steal exposures of my bank (with `tops`, suit -> table value, banked) and of
-        theirs, split into the `changed` suits' best and the best two of the others (which are
-        as at the start), so that one more changed suit is quick to add (card_exposures)."""
-        mine = self.pos.mine
-        exposed = self.exposed
-        order_mine, order_theirs = self.exposed_order
-        rest: list[int] = []
-        for order, side in ((order_mine, 0), (order_theirs, 1)):
-            found = [-1, 0, 0]
-            for s in order:
-                if not changed >> s & 1:
-                    if found[0] < 0:
-                        found[0], found[1] = s, exposed[s][side]
-                    else:
-                        found[2] = exposed[s][side]
-                        break
-            rest += found
-        em = et = 0
-        while changed:
-            bit = changed & -changed
-            changed ^= bit
-            s = bit.bit_length() - 1
-            held = mine[s]
-            extra = tops.get(s, 0)
-            em = max(em, suit_exposure(held, extra, top(theirs[s])))
-            et = max(et, suit_exposure(theirs[s], 0, max(top(held), extra)))
-        return (em, et, rest[0], rest[1], rest[2], rest[3], rest[4], rest[5])
-
-    def exposures(self, tops: dict[int, int], theirs: Stacks, changed: int) -> tuple[int, int]:
-        """The best steal against my bank (`tops` banked) and against theirs."""
-        em, et, _, m1, _, _, t1, _ = self.split_exposures(tops, theirs, changed)
-        return max(em, m1), max(et, t1)
-
-    def card_chance(
-        self, split: Split, theirs: Stacks, suit: int, left: int, fools: int, death: int
-    ) -> Callable[[float, int], float]:
-        """My chance by margin and card value, banking one more card of a suit outside the
-        split's changed ones (inlined: these are the search's most numerous leaves)."""
-        em, et, m_suit, m1, m2, t_suit, t1, t2 = split
-        em = max(em, m2 if suit == m_suit else m1)
-        et = max(et, t2 if suit == t_suit else t1)
-        held, other = self.pos.mine[suit], theirs[suit]
-        h0, h1 = (held[0] if held else 0), (held[1] if len(held) > 1 else 0)
-        o0, o1 = (other[0] if other else 0), (other[1] if len(other) > 1 else 0)
-        assert self.correction is not None
-        a, w_mine, w_theirs, w_death, bias = self.correction[left]
-        spread = SPREAD[left]
-        a /= spread
-        w_mine *= fools / spread
-        w_theirs *= fools / spread
-        bias += w_death * death
-
-        def chance(margin: float, value: int) -> float:
-            first, second = (value, h0) if value > h0 else (h0, max(h1, value))
-            mine_x = max(em, first - second + max(0, first - o0))
-            theirs_x = max(et, o0 - o1 + max(0, o0 - first)) if o0 else et
-            x = a * margin + w_mine * mine_x + w_theirs * theirs_x + bias
-            return 0.0 if x < -40.0 else 1.0 / (1.0 + exp(-x))
-
-        return chance
-
-    def fixed_chance(
-        self, left: int, fools: int, death: int, exposed: tuple[int, int]
-    ) -> Callable[[float], float]:
-        """My chance by margin alone, the steal exposures fixed (a bust's leaves)."""
-        assert self.correction is not None
-        a, w_mine, w_theirs, w_death, bias = self.correction[left]
-        spread = SPREAD[left]
-        a /= spread
-        bias += w_death * death + fools * (w_mine * exposed[0] + w_theirs * exposed[1]) / spread
-
-        def chance(margin: float) -> float:
-            x = a * margin + bias
-            return 0.0 if x < -40.0 else 1.0 / (1.0 + exp(-x))
-
-        return chance
-
-    def chance(
-        self, margin: float, left: int, fools: int, death: int, exposed: tuple[int, int]
-    ) -> float:
-        """My chance at the end of my turn with this model margin (corrected, if fitted)."""
-        if self.correction is None:
-            return win_chance(margin, left)
-        return corrected_chance(self.correction[left], margin, left, fools, death, *exposed)
-
     def ended(
-        self,
-        table: Table,
-        theirs: Stacks,
-        masks: tuple[int, ...],
-        left: int,
-        touched: int,
-        fools: int,
+        self, table: Table, theirs: Stacks, masks: tuple[int, ...], left: int, touched: int
     ) -> float:
         """My chance once the turn ends with `table` banked (empty after a bust or Death)."""
         mine = self.pos.mine
@@ -214,17 +97,13 @@ class TurnSearch:
         total, terms = self.baseline(left)
         on_table = dict(table)
         margin = total
-        touched_all = touched
         while touched:
             bit = touched & -touched
             touched ^= bit
             s = bit.bit_length() - 1
             held = max(top(mine[s]), on_table.get(s, 0))
             margin += suit_outlook(held, top(theirs[s]), masks[s], left) - terms[s]
-        if self.correction is None:
-            return win_chance(margin, left)
-        exposed = self.exposures(on_table, theirs, touched_all) if fools else NONE
-        return self.chance(margin, left, fools, self.pos.death, exposed)
+        return win_chance(margin, left)
 
     # -- the turn -------------------------------------------------------------------------------
 
@@ -248,7 +127,7 @@ class TurnSearch:
             return found
         best = -1.0
         if table:
-            best = self.ended(table, theirs, masks, left, touched, fools)
+            best = self.ended(table, theirs, masks, left, touched)
         if len(table) < SUITS and (depth > 0 or not table):
             best = max(
                 best, self.draw(table, theirs, masks, fools, left, touched, stolen, depth - 1)
@@ -273,17 +152,16 @@ class TurnSearch:
         looks no further) share most of their suits' terms, so those are summed once here.
         """
         mine = self.pos.mine
-        death = self.pos.death
         after = left - 1
         on_table = bits_of(table)
         depth = max(depth, 0)
         lost_terms: dict[int, float] = {}
         lost = kept = 0.0
         base: list[float] = []
-        tops = dict(table)
         if after:
             lost, base = self.baseline(after)
             kept = lost
+            tops = dict(table)
             bits = touched
             while bits:
                 bit = bits & -bits
@@ -294,12 +172,6 @@ class TurnSearch:
                 lost_terms[s] = term
                 lost += term - base[s]
                 kept += suit_outlook(max(held, tops.get(s, 0)), other, masks[s], after) - base[s]
-        corrected = self.correction is not None and fools > 0 and after > 0
-        lost_exposed, split, lost_chance = NONE, NO_SPLIT, None
-        if corrected:  # the steal exposures after a bust or Death, and those kept to bank
-            lost_exposed = self.exposures({}, theirs, touched)
-            split = self.split_exposures(tops, theirs, touched)
-            lost_chance = self.fixed_chance(after, fools, death, lost_exposed)
         total = 0.0
         for suit in range(SUITS):
             mask = masks[suit]
@@ -314,14 +186,8 @@ class TurnSearch:
                     bit = bits & -bits
                     bits ^= bit
                     term = suit_outlook(held, other, mask ^ bit, after)
-                    if lost_chance is None:
-                        total += win_chance(others + term, after)
-                    else:
-                        total += lost_chance(others + term)
+                    total += win_chance(others + term, after)
                 continue
-            card = None
-            if corrected and depth == 0:
-                card = self.card_chance(split, theirs, suit, after, fools, death)
             while bits:
                 bit = bits & -bits
                 bits ^= bit
@@ -329,11 +195,7 @@ class TurnSearch:
                 if depth == 0 and after:  # the search looks no further: bank after this card
                     held = max(top(mine[suit]), value)
                     term = suit_outlook(held, top(theirs[suit]), mask ^ bit, after)
-                    margin = kept - base[suit] + term
-                    if card is None:
-                        total += win_chance(margin, after)
-                    else:
-                        total += card(margin, value)
+                    total += win_chance(kept - base[suit] + term, after)
                 else:
                     rest = (*masks[:suit], mask ^ bit, *masks[suit + 1 :])
                     total += self.value(
@@ -347,11 +209,7 @@ class TurnSearch:
                         depth,
                     )
         if self.pos.death:  # no Death in the deck once it has come: the turn would be over
-            total += (
-                self.chance(lost, after, fools, 0, lost_exposed)
-                if after
-                else final_share(mine, theirs)
-            )
+            total += win_chance(lost, after) if after else final_share(mine, theirs)
         if fools:
             options = self.steals(
                 table, theirs, masks, fools - 1, after, touched, stolen, depth, STEALS_SEARCHED
@@ -391,12 +249,12 @@ class TurnSearch:
                 continue
             touch = touched | 1 << suit
             if on_table >> suit & 1:  # the stolen card busts the table
-                options[suit] = self.ended((), robbed(theirs, suit), masks, left, touch, fools)
+                options[suit] = self.ended((), robbed(theirs, suit), masks, left, touch)
             else:
                 grown[suit] = (*table, (suit, theirs[suit][0]))
                 if left:
                     options[suit] = self.ended(
-                        grown[suit], robbed(theirs, suit), masks, left, touch, fools
+                        grown[suit], robbed(theirs, suit), masks, left, touch
                     )
                 else:
                     options[suit] = final_share(
@@ -426,7 +284,7 @@ class TurnSearch:
     def bank_or_draw(self) -> tuple[float, float]:
         """The value of banking now and of drawing one more card."""
         table, theirs, masks, fools, left, touched = self.root()
-        stay = self.ended(table, theirs, masks, left, touched, fools)
+        stay = self.ended(table, theirs, masks, left, touched)
         go = self.draw(table, theirs, masks, fools, left, touched, 0, self.depth - 1)
         return stay, go
 
@@ -444,16 +302,10 @@ class StrongBot:
     """
 
     def __init__(
-        self,
-        seed: int = 0,
-        depth: int = DEPTH,
-        endgame: int = ENDGAME,
-        budget: int = BUDGET,
-        correction: tuple[Weights, ...] | None = None,
+        self, seed: int = 0, depth: int = DEPTH, endgame: int = ENDGAME, budget: int = BUDGET
     ) -> None:
         self.seed = seed  # nothing in it is random; kept for the Level interface
         self.depth = depth
-        self.correction = correction
         self.endgame = endgame
         self.budget = budget
         self.solver = Endgame()
@@ -465,13 +317,13 @@ class StrongBot:
             if exact is not None:
                 return exact
         if view.steal_pending:
-            options = TurnSearch(pos, self.depth, self.correction).steal_options()
+            options = TurnSearch(pos, self.depth).steal_options()
             return Steal(Suit(best_steal(options, bits_of(pos.table))))
         if not pos.table:
             return Draw()
         if len(pos.table) >= SUITS:
             return EndTurn()
-        stay, go = TurnSearch(pos, self.depth, self.correction).bank_or_draw()
+        stay, go = TurnSearch(pos, self.depth).bank_or_draw()
         return Draw() if go > stay else EndTurn()
 
     def solve(self, pos: Position, steal_pending: bool) -> Action | None:
