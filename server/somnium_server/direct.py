@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE
 
-from .fastpath import Answer, FastPath, token_of
-from .models import ActRequest
+from .context import token_of
 from .onewrite import OneWriteProtocol
+
+if TYPE_CHECKING:  # not imported here: the built-in server listens before pydantic is loaded
+    from .fastpath import Answer, FastPath
+    from .models import ActRequest
 
 # /games/{id} or /games/{id}/actions, nothing more (a query or escapes take the usual path)
 HOT_URL = re.compile(rb"/games/([A-Za-z0-9]{1,16})(/actions)?")
@@ -61,9 +64,8 @@ class DirectProtocol(OneWriteProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        fast = getattr(self.app, "fast", None)
         usable = (
-            isinstance(fast, FastPath) and not self.root_path
+            hasattr(self.app, "fast") and not self.root_path
             and not getattr(self.app, "root_path", "") and self.limit_concurrency is None
         )
         self.fast_app = self.app if usable else None

@@ -15,7 +15,7 @@ import re
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .context import ServerContext, bearer, signed_in
+from .context import ServerContext, signed_in, token_of
 from .errors import ApiError, error_body
 from .models import ActRequest
 from .storage import VersionConflict
@@ -111,14 +111,6 @@ class FastPath:
             await self.app(scope, _replay(body), send)
             return
         await _answer(send, await self.act(_token(scope), game_id, request))
-
-
-def token_of(headers: list[tuple[bytes, bytes]]) -> str | None:
-    """The bearer token of the first Authorization header, if any."""
-    for name, value in headers:
-        if name == b"authorization":
-            return bearer(value.decode("latin-1"))
-    return None
 
 
 def _token(scope: Scope) -> str | None:

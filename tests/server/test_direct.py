@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import re
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -304,3 +306,59 @@ def test_the_access_log_reads_as_uvicorns(tmp_path: Path) -> None:
     address = re.compile(r"^127\.0\.0\.1:\d+ ")
     line = f'- "GET /games/{game["id"]} HTTP/1.1" 200'
     assert address.sub("", direct) == address.sub("", full) == line
+
+
+def test_the_built_in_server_still_listens_before_pydantic_is_loaded() -> None:
+    code = (
+        "import sys, somnium_server.embedded_server, somnium_server.direct\n"
+        "print(sorted(m for m in ('pydantic', 'fastapi', 'somnium_server.models') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def _chunks(raw: bytes) -> tuple[list[bytes], bytes]:
+    """The complete chunks of a chunked body, and what is left after them."""
+    chunks = []
+    while b"\r\n" in raw:
+        size_line, _, rest = raw.partition(b"\r\n")
+        size = int(size_line, 16)
+        if len(rest) < size + 2:
+            break
+        assert rest[size:size + 2] == b"\r\n", rest[:size + 2]
+        chunks.append(rest[:size])
+        raw = rest[size + 2:]
+    return chunks, raw
+
+
+def test_stream_events_are_written_straight_as_well_framed_chunks(live: LiveServer) -> None:
+    ann, bob, game = started(live)
+    gid = game["id"]
+    raw = Raw(live)
+    try:
+        raw.sock.sendall(f"GET /games/{gid}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        while b"\r\n\r\n" not in raw.pending:
+            raw._read()
+        head, _, raw.pending = raw.pending.partition(b"\r\n\r\n")
+        assert b"\r\ntransfer-encoding: chunked" in head
+        while b"event: snapshot" not in raw.pending:
+            raw._read()
+        ctx = live.app.state.ctx
+        [subscriber] = ctx.games.room(gid).channel.subscribers
+        assert subscriber.direct is not None
+        assert subscriber.direct.__qualname__ == "chunk_writer.<locals>.write"
+        mover = ann if game["view"]["turn"] == 0 else bob
+        answer = mover.act(gid, game["version"], {"type": "draw"})
+        assert answer.status_code == 200
+        seqs = [event["seq"] for event in answer.json()["events"]]
+        text = b""
+        while not all(b"id: %d\n" % seq in text for seq in seqs):
+            raw._read()
+            chunks, _ = _chunks(raw.pending)
+            text = b"".join(chunks)
+        # the action's frames came in one chunk of their own
+        assert any(chunk.startswith(b"id: %d\n" % seqs[0]) for chunk in chunks)
+    finally:
+        raw.close()
