@@ -11,6 +11,7 @@ exactly as if it had been from the start, so those answers are the full app's.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
@@ -69,7 +70,48 @@ class DirectProtocol(OneWriteProtocol):
             and not getattr(self.app, "root_path", "") and self.limit_concurrency is None
         )
         self.fast_app = self.app if usable else None
+        # the keep-alive timeout: when an idle connection is closed, and the one timer checking
+        # it (uvicorn makes and cancels a timer for every request; this one is rearmed only
+        # when it fires early)
+        self.idle_until: float | None = None
+        self.idle_timer: asyncio.TimerHandle | None = None
 
+    # -- keep-alive ----------------------------------------------------------------------------
+    def _unset_keepalive_if_required(self) -> None:
+        self.idle_until = None  # busy (a request came), or gone
+
+    def on_response_complete(self) -> None:
+        """uvicorn's, with the idle deadline moved instead of a new timer made."""
+        self.server_state.total_requests += 1
+        if self.transport.is_closing():
+            return
+        self.flow.resume_reading()
+        if self.pipeline:
+            self.idle_until = None
+            cycle, app = self.pipeline.pop()
+            self._start_asgi_task(cycle, app)
+            return
+        self.idle_until = self.loop.time() + self.timeout_keep_alive
+        if self.idle_timer is None:
+            self.idle_timer = self.loop.call_at(self.idle_until, self._idle_check)
+
+    def _idle_check(self) -> None:
+        self.idle_timer = None
+        idle_until = self.idle_until
+        if idle_until is None:  # busy: the next answer sets a new deadline
+            return
+        if self.loop.time() >= idle_until:
+            self.timeout_keep_alive_handler()
+        else:
+            self.idle_timer = self.loop.call_at(idle_until, self._idle_check)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.idle_timer is not None:
+            self.idle_timer.cancel()
+            self.idle_timer = None
+
+    # -- direct answers --------------------------------------------------------------------------
     def on_headers_complete(self) -> None:
         cycle = self._direct()
         if cycle is None:

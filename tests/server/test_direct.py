@@ -7,6 +7,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -362,3 +363,27 @@ def test_stream_events_are_written_straight_as_well_framed_chunks(live: LiveServ
         assert any(chunk.startswith(b"id: %d\n" % seqs[0]) for chunk in chunks)
     finally:
         raw.close()
+
+
+def test_idle_connections_close_after_the_keep_alive_timeout_busy_ones_stay(
+    live: LiveServer,
+) -> None:
+    _, _, game = started(live)
+    live.server.config.timeout_keep_alive = 0.3  # read by each new connection
+    busy, idle = Raw(live), Raw(live)
+    try:
+        idle.send(request("GET", f"/games/{game['id']}"))
+        started_at = time.monotonic()
+        for _ in range(6):  # a request every 0.15 s for 0.9 s: each answer moves the deadline
+            [answer] = busy.send(request("GET", f"/games/{game['id']}"))
+            assert answer.startswith(b"HTTP/1.1 200 ")
+            time.sleep(0.15)
+        assert idle.closed()
+        assert time.monotonic() - started_at < 2.0
+        busy.sock.settimeout(2.0)
+        waited = time.monotonic()
+        assert busy.closed()  # once idle, it goes the same way
+        assert 0.1 < time.monotonic() - waited < 1.5
+    finally:
+        busy.close()
+        idle.close()
