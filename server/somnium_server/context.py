@@ -106,14 +106,6 @@ def bearer(authorization: str) -> str | None:
     return token if scheme.lower() == "bearer" and token else None
 
 
-def token_of(headers: list[tuple[bytes, bytes]]) -> str | None:
-    """The bearer token of the first Authorization header among raw ASGI headers, if any."""
-    for name, value in headers:
-        if name == b"authorization":
-            return bearer(value.decode("latin-1"))
-    return None
-
-
 def bearer_token(request: Request) -> str | None:
     """The bearer token the request carries, if any."""
     return bearer(request.headers.get("authorization", ""))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE
 
-from .context import token_of
+from .context import bearer
 from .onewrite import OneWriteProtocol
 
 if TYPE_CHECKING:  # not imported here: the built-in server listens before pydantic is loaded
@@ -140,10 +140,14 @@ class DirectProtocol(OneWriteProtocol):
         ):
             return None
         length: bytes | None = None
-        for name, value in self.headers:
+        authorization: bytes | None = None
+        for name, value in self.headers:  # the first of each counts, as in fastpath
             if name == b"content-length":
                 if length is None:
                     length = value
+            elif name == b"authorization":
+                if authorization is None:
+                    authorization = value
             elif name == b"transfer-encoding":
                 return None
         if posting:
@@ -152,7 +156,8 @@ class DirectProtocol(OneWriteProtocol):
         elif length not in (None, b"0"):
             return None
         return DirectCycle(
-            match.group(1).decode("ascii"), posting, token_of(self.headers),
+            match.group(1).decode("ascii"), posting,
+            None if authorization is None else bearer(authorization.decode("latin-1")),
             parser.should_keep_alive(), url,
         )
 

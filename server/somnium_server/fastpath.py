@@ -15,7 +15,7 @@ import re
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .context import ServerContext, signed_in, token_of
+from .context import ServerContext, bearer, signed_in
 from .errors import ApiError, error_body
 from .models import ActRequest
 from .storage import VersionConflict
@@ -114,7 +114,11 @@ class FastPath:
 
 
 def _token(scope: Scope) -> str | None:
-    return token_of(scope["headers"])
+    """The bearer token of the first Authorization header, if any."""
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            return bearer(value.decode("latin-1"))
+    return None
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes | None:

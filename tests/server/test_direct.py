@@ -369,7 +369,7 @@ def test_idle_connections_close_after_the_keep_alive_timeout_busy_ones_stay(
     live: LiveServer,
 ) -> None:
     _, _, game = started(live)
-    live.server.config.timeout_keep_alive = 0.3  # read by each new connection
+    live.server.config.timeout_keep_alive = 0.3  # type: ignore[assignment]  # read by each new connection
     busy, idle = Raw(live), Raw(live)
     try:
         idle.send(request("GET", f"/games/{game['id']}"))
