@@ -63,7 +63,7 @@ def create_app(
     """A ready-to-serve app; games are loaded (and computers resume) at start-up.
 
     `direct_writes` lets events be written to streams straight from the publisher, which
-    assumes uvicorn (see events.Subscriber._write_now); turn it off under other servers.
+    assumes uvicorn (see events.stepped); turn it off under other servers.
     With a `context` already built, whoever built it serves it (see front.py): the app then
     has no lifespan of its own.
     """

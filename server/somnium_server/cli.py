@@ -14,7 +14,7 @@ from starlette.types import ASGIApp
 
 from .config import Settings, load_settings
 from .context import context_of
-from .onewrite import OneWriteProtocol
+from .direct import DirectProtocol
 
 GC_YOUNG = 5_000  # allocations between young collections (Python's default: 700)
 
@@ -55,9 +55,9 @@ def uvicorn_config(settings: Settings, app: ASGIApp | None = None) -> uvicorn.Co
         log_level=settings.log_level,
         access_log=settings.access_log,
         loop="uvloop" if sys.platform != "win32" else "asyncio",
-        http=OneWriteProtocol,
+        http=DirectProtocol,
         # the app puts the forwarded-address middleware in front of the full framework only:
-        # the raw path (fastpath.py) never reads the client's address
+        # the raw paths (fastpath.py, direct.py) never read the client's address
         proxy_headers=False,
         ws="none",
         lifespan="on",

@@ -12,6 +12,8 @@ import orjson
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from .onewrite import chunk_writer
+
 KEEPALIVE = b": keep-alive\n\n"
 # The server's own send, kept in the scope by the app (app.SomniumApp): once a stream's head
 # is out, its body goes straight there, past the framework's per-message wrappers (which
@@ -42,8 +44,8 @@ def missed(
 class Subscriber:
     """One open stream: frames wait in `buffer` until its response task writes them.
 
-    While that task is idle, `push` may write at once through `direct` (the ASGI send) when
-    the server accepts the write without waiting; see `_write_now`.
+    While that task is idle, `push` may write at once through `direct` when the server accepts
+    the write without waiting (see onewrite.chunk_writer and `stepped`).
     """
 
     __slots__ = ("buffer", "busy", "closed", "deferred", "direct", "waiter")
@@ -53,7 +55,8 @@ class Subscriber:
         self.waiter: asyncio.Future[None] | None = None
         self.closed = False
         self.busy = False  # something was sent since the last keep-alive tick
-        self.direct: Send | None = None
+        # writes a chunk now, True if it did; False: it would wait (nothing was written)
+        self.direct: Callable[[bytes], bool] | None = None
         self.deferred = 0  # writes left to the task because the client reads slowly
 
     def push(self, data: bytes) -> None:
@@ -65,20 +68,33 @@ class Subscriber:
             self.buffer.append(data)
             return
         if self.direct is not None:
-            if self._write_now(self.direct, data):
+            try:
+                if self.direct(data):
+                    return
+            except Exception:  # the stream broke: it ends, the other listeners go on
+                self.close()
                 return
             self.deferred += 1
         self.buffer.append(data)
         waiter.set_result(None)
 
-    def _write_now(self, send: Send, data: bytes) -> bool:
-        """Run the send to its end here if it never has to wait; False if it would wait.
+    def close(self) -> None:
+        self.closed = True
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
-        This saves waking a task per listener per event (half the cost of a fan-out). It
-        relies on uvicorn's send waiting only before it writes (while the socket's buffer is
-        full): a send that would wait has written nothing, so it is dropped and the listener's
-        task sends the data instead, in order.
-        """
+
+def stepped(send: Send) -> Callable[[bytes], bool]:
+    """A direct write through an ASGI `send` run to its end at once if it never has to wait.
+
+    This saves waking a task per listener per event. It relies on the server's send waiting
+    only before it writes (as uvicorn's does, while the socket's buffer is full): a send that
+    would wait has written nothing, so it is dropped and the listener's task sends the data
+    instead, in order.
+    """
+
+    def write(data: bytes) -> bool:
         step = cast(
             Coroutine[Any, Any, None],
             send({"type": "http.response.body", "body": data, "more_body": True}),
@@ -87,17 +103,10 @@ class Subscriber:
             step.send(None)
         except StopIteration:
             return True
-        except Exception:  # the stream broke: it ends, the other listeners go on
-            self.close()
-            return True
         step.close()
         return False
 
-    def close(self) -> None:
-        self.closed = True
-        waiter = self.waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+    return write
 
 
 class Channel:
@@ -119,7 +128,7 @@ class StreamHub:
     def __init__(self, keepalive: float, max_per_client: int, direct_writes: bool = True) -> None:
         self.keepalive = keepalive
         self.max_per_client = max_per_client
-        self.direct_writes = direct_writes  # see Subscriber._write_now: needs uvicorn
+        self.direct_writes = direct_writes  # see Subscriber.direct: needs uvicorn
         self.subscribers: set[Subscriber] = set()
         self.per_client: dict[str, int] = {}
         self._ticker: asyncio.Task[None] | None = None
@@ -195,8 +204,10 @@ class EventStreamResponse(Response):
             )
             send = scope.get(RAW_SEND, send)
             buffer = subscriber.buffer
-            if self.hub.direct_writes and inspect.iscoroutinefunction(send):
-                subscriber.direct = send
+            if self.hub.direct_writes:
+                subscriber.direct = chunk_writer(send) or (
+                    stepped(send) if inspect.iscoroutinefunction(send) else None
+                )
             while not subscriber.closed:
                 if not buffer:
                     subscriber.waiter = loop.create_future()

@@ -27,6 +27,9 @@ ACTIONS = "/actions"
 GAME_ID = re.compile(r"[A-Za-z0-9]{1,16}")
 JSON = (b"content-type", b"application/json")
 ACT_REQUEST: TypeAdapter[ActRequest] = TypeAdapter(ActRequest)
+# an answer: status, JSON body, headers besides the length and content type
+Answer = tuple[int, bytes, list[tuple[bytes, bytes]]]
+NO_HEADERS: list[tuple[bytes, bytes]] = []
 
 
 class FastPath:
@@ -45,7 +48,7 @@ class FastPath:
         method = scope["method"]
         rest = path[len(GAMES):]
         if method == "GET" and GAME_ID.fullmatch(rest):
-            await self._get_game(rest, send)
+            await _answer(send, self.game(rest))
             return True
         if method == "POST" and rest.endswith(ACTIONS):
             game_id = rest[: -len(ACTIONS)]
@@ -60,48 +63,58 @@ class FastPath:
                 return value.isdigit() and int(value) <= self.max_body
         return True
 
-    async def _get_game(self, game_id: str, send: Send) -> None:
+    def game(self, game_id: str) -> Answer:
+        """GET /games/{game_id}: the game's public state (cached bytes), or 404."""
         try:
-            body = self.ctx.games.room(game_id).detail_bytes()
+            return 200, self.ctx.games.room(game_id).detail_bytes(), NO_HEADERS
         except ApiError as error:
-            await _error(send, error)
-            return
-        await _answer(send, 200, body)
+            return _error(error)
+
+    def too_large(self) -> Answer:
+        message = f"the request body may hold at most {self.max_body} bytes"
+        return 413, error_body("body_too_large", message), NO_HEADERS
+
+    @staticmethod
+    def request_of(body: bytes) -> ActRequest | None:
+        """The action request in `body`, or None: the full app words the 422 (or 400)."""
+        try:
+            return ACT_REQUEST.validate_json(body)
+        except ValidationError:
+            return None
+
+    async def act(self, token: str | None, game_id: str, request: ActRequest) -> Answer:
+        """POST /games/{game_id}/actions, its body valid: the action's answer or the error."""
+        ctx = self.ctx
+        try:
+            user = await signed_in(ctx.storage, token)
+            ctx.limits["act"].check(user.id)
+            return 200, await ctx.games.act(user, game_id, request), NO_HEADERS
+        except ApiError as error:
+            return _error(error)
+        except VersionConflict:
+            return _error(ApiError(
+                409, "stale_version", "the game changed meanwhile: fetch it and retry"
+            ))
+        except Exception as error:
+            log.error("unexpected %s on POST /games/%s/actions", type(error).__name__, game_id,
+                      exc_info=error)
+            message = "something went wrong on the server; try again"
+            return 500, error_body("internal_error", message), NO_HEADERS
 
     async def _act(self, scope: Scope, receive: Receive, send: Send, game_id: str) -> None:
         body = await _read_body(receive, self.max_body)
         if body is None:
-            message = f"the request body may hold at most {self.max_body} bytes"
-            await _answer(send, 413, error_body("body_too_large", message))
+            await _answer(send, self.too_large())
             return
-        try:
-            request = ACT_REQUEST.validate_json(body)
-        except ValidationError:  # the full app words the 422 (or 400) exactly as always
+        request = self.request_of(body)
+        if request is None:
             await self.app(scope, _replay(body), send)
             return
-        ctx = self.ctx
-        try:
-            user = await signed_in(ctx.storage, _token(scope))
-            ctx.limits["act"].check(user.id)
-            answer = await ctx.games.act(user, game_id, request)
-        except ApiError as error:
-            await _error(send, error)
-            return
-        except VersionConflict:
-            await _error(send, ApiError(
-                409, "stale_version", "the game changed meanwhile: fetch it and retry"
-            ))
-            return
-        except Exception as error:
-            log.error("unexpected %s on POST %s", type(error).__name__, scope["path"],
-                      exc_info=error)
-            message = "something went wrong on the server; try again"
-            await _answer(send, 500, error_body("internal_error", message))
-            return
-        await _answer(send, 200, answer)
+        await _answer(send, await self.act(_token(scope), game_id, request))
 
 
 def _token(scope: Scope) -> str | None:
+    """The bearer token of the first Authorization header, if any."""
     for name, value in scope["headers"]:
         if name == b"authorization":
             return bearer(value.decode("latin-1"))
@@ -140,19 +153,14 @@ def _replay(body: bytes) -> Receive:
     return receive
 
 
-async def _answer(
-    send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None
-) -> None:
-    raw = [JSON, (b"content-length", b"%d" % len(body))]
-    if headers:
-        raw += headers
+async def _answer(send: Send, answer: Answer) -> None:
+    status, body, headers = answer
+    # in the order Starlette's Response gives them: the full app's answers, byte for byte
+    raw = [*headers, (b"content-length", b"%d" % len(body)), JSON]
     await send({"type": "http.response.start", "status": status, "headers": raw})
     await send({"type": "http.response.body", "body": body})
 
 
-async def _error(send: Send, error: ApiError) -> None:
+def _error(error: ApiError) -> Answer:
     headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in error.headers.items()]
-    await _answer(
-        send, error.status, error_body(error.code, error.message, version=error.version),
-        headers,
-    )
+    return error.status, error_body(error.code, error.message, version=error.version), headers

@@ -266,7 +266,8 @@ class GameService:
     async def act(self, user: User, game_id: str, request: ActRequest) -> bytes:
         """One player's action: exactly once per action id, only against the current version."""
         room = self.room(game_id)
-        await self.ensure_history(room)
+        if room.status == "finished":
+            await self.ensure_history(room)
         async with room.lock:
             seen = room.actions.get(request.action_id)
             if seen is not None:
@@ -286,7 +287,8 @@ class GameService:
                     f"the game is at version {room.version}, not {request.version}",
                     version=room.version,
                 )
-            action = action_from_dict(request.action.model_dump())
+            # the action model's fields as a dict (a plain copy: model_dump walks the schema)
+            action = action_from_dict(dict(request.action.__dict__))
             try:
                 state, events = apply(room.state, seat, action)
             except IllegalAction as error:

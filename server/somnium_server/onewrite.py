@@ -9,6 +9,7 @@ at once, as before: its body may be a long time coming.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn._types import ASGISendEvent
@@ -99,3 +100,29 @@ class OneWriteProtocol(HttpToolsProtocol):
         if type(cycle) is RequestResponseCycle:
             # the cycle's task is made, not yet run: it looks `send` up on this class
             cycle.__class__ = OneWriteCycle
+
+
+def chunk_writer(send: object) -> Callable[[bytes], bool] | None:
+    """For an endless chunked answer going out through uvicorn's `send`, a function that writes
+    one more chunk of it straight to the socket, the bytes uvicorn's send would write.
+
+    The function returns True once the chunk is written (or dropped: the client has gone, as
+    uvicorn drops it), False with nothing written when uvicorn's send would have waited (the
+    socket's buffer is full): the caller then sends it as usual. None: `send` is not uvicorn's.
+    """
+    cycle = getattr(send, "__self__", None)
+    if not isinstance(cycle, RequestResponseCycle):
+        return None
+
+    def write(data: bytes) -> bool:
+        if cycle.disconnected or not data:
+            return True
+        if (
+            cycle.flow.write_paused or not cycle.response_started or cycle.response_complete
+            or not cycle.chunked_encoding or cycle.scope["method"] == "HEAD"
+        ):
+            return False
+        cycle.transport.write(b"%x\r\n%s\r\n" % (len(data), data))
+        return True
+
+    return write

@@ -70,6 +70,7 @@ class GameRoom:
     snapshot: tuple[int, dict[str, Any]] = (0, {})
     _view: tuple[int, dict[str, Any]] | None = None
     _detail: tuple[tuple[int, int], bytes] | None = None
+    _seat_dicts: tuple[list[Seat], list[dict[str, Any]]] | None = None
 
     @classmethod
     def from_record(cls, record: GameRecord, window: int) -> GameRoom:
@@ -93,11 +94,19 @@ class GameRoom:
         }
         values.update(changes)
         if "seats" not in values:
-            values["seats"] = [s.to_dict() for s in self.seats]
+            values["seats"] = self.seat_dicts()
         if "state" not in values:  # a snapshot of the state now
             values["state"] = state_to_dict(self.state)
             values["state_version"] = values["version"]
         return GameRecord(**values)
+
+    def seat_dicts(self) -> list[dict[str, Any]]:
+        """The seats in their stored form, worked out again only when they change (a change
+        puts a new list in `seats`; a Seat is never changed in place)."""
+        kept = self._seat_dicts
+        if kept is None or kept[0] is not self.seats:
+            kept = self._seat_dicts = (self.seats, [seat.to_dict() for seat in self.seats])
+        return list(kept[1])
 
     def seat_of(self, user_id: str) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -116,7 +125,7 @@ class GameRoom:
         self._view = (self.version, view)
 
     def players(self) -> list[dict[str, Any]]:
-        return [{"seat": n, **seat.to_dict()} for n, seat in enumerate(self.seats)]
+        return [{"seat": n, **seat} for n, seat in enumerate(self.seat_dicts())]
 
     def summary(self) -> dict[str, Any]:
         playing = self.status == "playing"
