@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..client.local_server import LocalServer, data_dir_for
-from .settings import APPLICATION, ORGANIZATION
+from ..early import APPLICATION, ORGANIZATION  # not .settings: that imports Qt
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from pathlib import Path
 
@@ -51,3 +52,45 @@ def test_one_server_for_two_instances_that_stays_while_one_is_connected(tmp_path
     finally:
         first.stop()
         second.stop()
+
+
+def _answering(answer: bytes) -> tuple[str, threading.Thread]:
+    """A one-shot server on a free port that reads a request and sends `answer` (then closes)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def serve() -> None:
+        with listener:
+            connection, _ = listener.accept()
+            with connection:
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    request += connection.recv(1024)
+                connection.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return f"http://127.0.0.1:{port}", thread
+
+
+def test_the_health_probe_takes_only_a_somnium_server_for_one() -> None:
+    ok = b'HTTP/1.1 200 OK\r\ncontent-length: 15\r\n\r\n{"status":"ok"}'
+    url, thread = _answering(ok)
+    assert is_alive(url)
+    thread.join(TIMEOUT)
+    for answer in (
+        b"HTTP/1.1 404 Not Found\r\ncontent-length: 15\r\n\r\n{\"status\":\"ok\"}",  # not /health
+        b"HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\nnot json!",  # another kind of server
+        b'HTTP/1.1 200 OK\r\n\r\n{"status":"down"}',
+        b"garbage",
+    ):
+        url, thread = _answering(answer)
+        assert not is_alive(url), answer
+        thread.join(TIMEOUT)
+    url, thread = _answering(b"")  # closes at once, having said nothing
+    assert not is_alive(url)
+    thread.join(TIMEOUT)
+    with socket.socket() as unused:  # a port with nobody listening
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    assert not is_alive(f"http://127.0.0.1:{port}", timeout=0.5)
