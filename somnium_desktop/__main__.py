@@ -99,15 +99,20 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(deck=deck, online=online, column_after_paint=True)
     viewport = window.table.view.viewport()
 
-    def after_paint() -> None:
-        """Right after the first paint: the column, then the window icon (on X11, rendering
-        the SVG icon for the window manager took ~10% of the CPU to the first paint)."""
-        window.complete_column()
+    def set_icon() -> None:
+        """The window icon (on X11, rendering the SVG icon for the window manager took ~10% of
+        the CPU to the first paint)."""
         from PySide6.QtGui import QIcon
 
         from .assets import icon_svg
 
         app.setWindowIcon(QIcon(str(icon_svg())))
+
+    def after_paint() -> None:
+        """Right after the first paint: the column; the icon once online play has begun (it
+        is queued after the paint's other work, which starts the lobby's connection)."""
+        window.complete_column()
+        QTimer.singleShot(0, set_icon)
 
     after_first_paint(viewport, after_paint)
     if args.benchmark_startup or args.benchmark_lobby:
