@@ -19,6 +19,9 @@ from .main_window import MainWindow
 
 #: How long the window may take to paint before the smoke test gives up.
 PAINT_DEADLINE_MS = 30_000
+#: How long, after the paint, the app may take to set its window icon (it comes after online
+#: play has begun), in checks 10 ms apart.
+ICON_CHECKS = 200
 
 
 def problems(window: MainWindow, deck: CardDeck) -> list[str]:
@@ -50,6 +53,7 @@ class SmokeTest(QObject):
         self.deck = deck
         self.started = started
         self.painted = False
+        self.icon_checks = 0
 
     def install(self) -> None:
         self.window.table.view.viewport().installEventFilter(self)
@@ -64,6 +68,10 @@ class SmokeTest(QObject):
         return False
 
     def report(self) -> None:
+        if self.window.windowIcon().isNull() and self.icon_checks < ICON_CHECKS:
+            self.icon_checks += 1  # not set yet: the app sets it a little after the paint
+            QTimer.singleShot(10, self.report)
+            return
         elapsed = (time.monotonic() - self.started) * 1000
         found = problems(self.window, self.deck)
         print(f"smoke test: painted on {QApplication.platformName()} after {elapsed:.0f} ms; "
