@@ -6,8 +6,12 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .ui.online_options import OnlineOptions
 
 _STARTED = time.monotonic()
 
@@ -45,6 +49,18 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return parser.parse_known_args(argv)
 
 
+def _begin_online(before_qt: bool) -> OnlineOptions | None:
+    """Online play's options with the built-in server begun, if that is the server wanted."""
+    from . import early
+
+    local = early.begin_built_in_server() if before_qt else early.begin_after_qt()
+    if local is None:
+        return None
+    from .ui.online_options import OnlineOptions
+
+    return OnlineOptions(local_server=local)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the app until its window closes; returns the exit status."""
     args, qt_args = _parse(sys.argv[1:] if argv is None else argv)
@@ -52,20 +68,15 @@ def main(argv: list[str] | None = None) -> int:
         from .desktop_entry import main as desktop_main
 
         return desktop_main(remove=args.uninstall_desktop)
-    online = None
-    if not args.benchmark_startup and not args.smoke_test:
-        from .early import begin_built_in_server
-
-        # First of all: the built-in server boots on the other core while Qt loads.
-        local = begin_built_in_server()
-        if local is not None:
-            from .ui.online_options import OnlineOptions
-
-            online = OnlineOptions(local_server=local)
+    early = not args.benchmark_startup and not args.smoke_test
+    # First of all: the built-in server boots on the other core while Qt loads.
+    online = _begin_online(before_qt=True) if early else None
     from .early import APPLICATION, ORGANIZATION
     from .qt_code_cache import import_qt, user_cache_dir
 
     import_qt(user_cache_dir(ORGANIZATION, APPLICATION))  # PySide6, without recompiling its support
+    if early and online is None:  # where the settings could not be read without Qt
+        online = _begin_online(before_qt=False)
     from PySide6.QtWidgets import QApplication
 
     from .ui.style import STYLE

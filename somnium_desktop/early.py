@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 ORGANIZATION = "Somnium"
 APPLICATION = "Somnium Desktop"
+SERVER_KEY = "online/server"  # the setting naming a lobby server (ui.settings)
 
 
 def settings_file() -> Path | None:
@@ -48,11 +49,32 @@ def server_is_set(path: Path) -> bool:
 
 def begin_built_in_server() -> LocalServer | None:
     """Find or start the built-in server in the background, unless another server is set (or
-    the settings cannot be read without Qt, on Windows and macOS: then online play begins
-    it later, after the first paint)."""
+    the settings cannot be read without Qt, on Windows and macOS: then `begin_after_qt` does it
+    once Qt is loaded)."""
     path = settings_file()
     if path is None or server_is_set(path):
         return None
+    return _local_server()
+
+
+def begin_after_qt() -> LocalServer | None:
+    """Where `begin_built_in_server` could not tell (Windows, macOS: the registry, a plist):
+    the same, once Qt is imported, reading the setting through QSettings as the app does.
+
+    Still before the window is built: on those systems too the server boots meanwhile."""
+    if settings_file() is not None or server_set_in_qt():
+        return None  # decided before Qt already, or another server is wanted
+    return _local_server()
+
+
+def server_set_in_qt() -> bool:
+    """True when the app's settings name a lobby server, read through QSettings."""
+    from PySide6.QtCore import QSettings
+
+    return bool(str(QSettings(ORGANIZATION, APPLICATION).value(SERVER_KEY, "") or "").strip())
+
+
+def _local_server() -> LocalServer:
     from .client.local_server import LocalServer, data_dir_for
 
     server = LocalServer(data_dir_for(APPLICATION, ORGANIZATION))

@@ -6,6 +6,7 @@ from PySide6.QtCore import QSettings
 
 from ..early import APPLICATION as APPLICATION
 from ..early import ORGANIZATION as ORGANIZATION
+from ..early import SERVER_KEY
 
 SPEEDS = (("Slow", 0.5), ("Normal", 1.0), ("Fast", 2.0), ("Very fast", 4.0))
 DEFAULT_LEVEL = "normal"
@@ -67,11 +68,11 @@ class Settings:
     @property
     def server_url(self) -> str:
         """The lobby server to play online on; empty for the built-in one on this computer."""
-        return str(self.store.value("online/server", "") or "").strip().rstrip("/")
+        return str(self.store.value(SERVER_KEY, "") or "").strip().rstrip("/")
 
     @server_url.setter
     def server_url(self, value: str) -> None:
-        self.store.setValue("online/server", server_address(value))
+        self.store.setValue(SERVER_KEY, server_address(value))
 
     @property
     def plaintext_tokens(self) -> bool:
