@@ -12,12 +12,14 @@ exactly as if it had been from the start, so those answers are the full app's.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE
 
+from .apierror import error_body
 from .context import bearer
 from .onewrite import OneWriteProtocol
 
@@ -28,6 +30,9 @@ if TYPE_CHECKING:  # not imported here: the built-in server listens before pydan
 # /games/{id} or /games/{id}/actions, nothing more (a query or escapes take the usual path)
 HOT_URL = re.compile(rb"/games/([A-Za-z0-9]{1,16})(/actions)?")
 JSON_HEAD = b"content-length: %d\r\ncontent-type: application/json\r\n"  # Starlette's order
+UNEXPECTED = "something went wrong on the server; try again"  # the full app's 500 (errors.py)
+
+log = logging.getLogger("somnium_server.direct")
 
 
 class _Unused:
@@ -79,6 +84,12 @@ class DirectProtocol(OneWriteProtocol):
     # -- keep-alive ----------------------------------------------------------------------------
     def _unset_keepalive_if_required(self) -> None:
         self.idle_until = None  # busy (a request came), or gone
+
+    def on_message_begin(self) -> None:
+        # Busy again, also for a request pipelined behind one answered directly within the
+        # same read (that answer set an idle deadline, and no data arrives to clear it).
+        self.idle_until = None
+        super().on_message_begin()
 
     def on_response_complete(self) -> None:
         """uvicorn's, with the idle deadline moved instead of a new timer made."""
@@ -174,16 +185,19 @@ class DirectProtocol(OneWriteProtocol):
             super().on_message_complete()
             return
         fast: FastPath | None = getattr(self.fast_app, "fast", None)
-        if fast is None:  # turned off meanwhile
-            self._hand_over(cycle)
-        elif not cycle.posting:
-            self._answer(cycle, fast.game(cycle.game_id))
-        else:
-            request = fast.request_of(cycle.body)
-            if request is None:
+        try:  # (httptools would turn an error here into a 400 and log no traceback)
+            if fast is None:  # turned off meanwhile
                 self._hand_over(cycle)
+            elif not cycle.posting:
+                self._answer(cycle, fast.game(cycle.game_id))
             else:
-                self._start(self._act(fast, cycle, request))
+                request = fast.request_of(cycle.body)
+                if request is None:
+                    self._hand_over(cycle)
+                else:
+                    self._start(self._act(fast, cycle, request))
+        except Exception as error:
+            self._fail(cycle, error)
 
     def _start(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` as a task the server waits for when it shuts down (as uvicorn's are)."""
@@ -201,7 +215,24 @@ class DirectProtocol(OneWriteProtocol):
         super().on_message_complete()
 
     async def _act(self, fast: FastPath, cycle: DirectCycle, request: ActRequest) -> None:
-        self._answer(cycle, await fast.act(cycle.token, cycle.game_id, request))
+        try:
+            self._answer(cycle, await fast.act(cycle.token, cycle.game_id, request))
+        except Exception as error:
+            self._fail(cycle, error)
+
+    def _fail(self, cycle: DirectCycle, error: Exception) -> None:
+        """Something unexpected: logged with its traceback and answered with the full app's
+        500, so that no client is left waiting (the connection closes if even that fails)."""
+        method = "POST" if cycle.posting else "GET"
+        log.error("unexpected %s on %s %s", type(error).__name__, method,
+                  cycle.url.decode("latin-1"), exc_info=error)
+        if cycle.response_complete or cycle.disconnected:
+            return
+        try:
+            self._write(cycle, (500, error_body("internal_error", UNEXPECTED), []))
+        except Exception:
+            log.exception("the 500 answer could not be written either")
+            self.transport.close()
 
     def _answer(self, cycle: DirectCycle, answer: Answer) -> None:
         if self.flow.write_paused and not cycle.disconnected:
@@ -211,7 +242,10 @@ class DirectProtocol(OneWriteProtocol):
 
     async def _answer_later(self, cycle: DirectCycle, answer: Answer) -> None:
         await self.flow.drain()  # the client is not reading: uvicorn's send waits so too
-        self._write(cycle, answer)
+        try:
+            self._write(cycle, answer)
+        except Exception as error:
+            self._fail(cycle, error)
 
     def _write(self, cycle: DirectCycle, answer: Answer) -> None:
         """Write the answer as uvicorn would (see RequestResponseCycle.send), in one write."""

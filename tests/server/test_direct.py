@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import socket
@@ -386,3 +387,50 @@ def test_idle_connections_close_after_the_keep_alive_timeout_busy_ones_stay(
     finally:
         busy.close()
         idle.close()
+
+
+def test_a_request_pipelined_behind_a_direct_answer_is_not_taken_for_idle(
+    live: LiveServer,
+) -> None:
+    _, _, game = started(live)
+    live.server.config.timeout_keep_alive = 0.3  # type: ignore[assignment]  # read by each new connection
+    raw = Raw(live)
+    try:
+        # A direct answer, then a stream, in one read: the stream must outlive the timeout.
+        raw.sock.sendall(request("GET", f"/games/{game['id']}") + request("GET", "/lobby/events"))
+        assert raw._answer().startswith(b"HTTP/1.1 200 ")
+        time.sleep(1.0)
+        raw.sock.setblocking(False)
+        with contextlib.suppress(BlockingIOError):  # open, with nothing more to say yet
+            assert raw.sock.recv(65536) != b"", "the stream was closed as an idle connection"
+    finally:
+        raw.close()
+
+
+def test_an_unexpected_error_on_the_direct_path_is_a_500_and_the_connection_goes_on(
+    live: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    ann, _, game = started(live)
+    fast = live.app.fast  # type: ignore[attr-defined]
+
+    def broken_read(game_id: str) -> Any:
+        raise RuntimeError("a bug in reading a game")
+
+    async def broken_act(*args: Any) -> Any:
+        raise RuntimeError("a bug in acting")
+
+    monkeypatch.setattr(fast, "game", broken_read)  # faults injected into the real server
+    monkeypatch.setattr(fast, "act", broken_act)
+    raw = Raw(live)
+    try:
+        [read] = raw.send(request("GET", f"/games/{game['id']}"))
+        [act] = raw.send(_act(game["id"], ann.token, {
+            "action_id": "a1", "version": game["version"], "action": {"type": "draw"}}))
+        [again] = raw.send(request("GET", f"/games/{game['id']}"))  # the connection goes on
+    finally:
+        raw.close()
+    for answer in (read, act, again):
+        assert answer.startswith(b"HTTP/1.1 500 "), answer
+        assert b'"error":"internal_error"' in answer
+    logged = [r for r in caplog.records if r.name == "somnium_server.direct"]
+    assert len(logged) == 3 and all(r.exc_info for r in logged)
