@@ -18,6 +18,7 @@ import marshal
 import os
 import re
 import sys
+import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +32,8 @@ EMBEDDED_PREFIX = "shibokensupport/"
 
 Key = tuple[int, int]  # (length, crc32) of a module's source
 # What a cache file was written by: this interpreter and its regular expression engine.
-MAGIC = (sys.implementation.cache_tag, sys.hexversion, _sre.MAGIC)
+FORMAT = 2  # this file's layout: a cache of another layout is ignored
+MAGIC = (FORMAT, sys.implementation.cache_tag, sys.hexversion, sys.flags.optimize, _sre.MAGIC)
 
 
 class CodeCache:
@@ -47,9 +49,14 @@ class CodeCache:
         self._code: dict[str, tuple[Key, bytes]] = {}
         self._patterns: dict[tuple[str | bytes, int], tuple[Any, ...]] = {}
         self._used: set[tuple[str | bytes, int]] = set()  # what a save keeps (none gone stale)
+        # Only the importing thread's compiles are served or recorded: `compile_pattern` swaps
+        # `_sre.compile` for a recorder while it runs, which two threads would confuse.
+        self.thread = threading.get_ident()
         try:
             loaded = marshal.loads(path.read_bytes())
-            if isinstance(loaded, dict) and loaded.get("magic") == MAGIC:
+            if (isinstance(loaded, dict) and loaded.get("magic") == MAGIC
+                    and isinstance(loaded.get("code"), dict)
+                    and isinstance(loaded.get("patterns"), dict)):
                 self._code = loaded["code"]
                 self._patterns = loaded["patterns"]
         except (OSError, ValueError, EOFError, TypeError, KeyError):
@@ -60,19 +67,19 @@ class CodeCache:
         """`compile()` as shiboken calls it; embedded modules' code comes from the cache."""
         if (args or kwargs or mode != "exec" or not isinstance(filename, str)
                 or not filename.startswith(EMBEDDED_PREFIX)
-                or not isinstance(source, bytes | str)):
+                or not isinstance(source, bytes | str)
+                or threading.get_ident() != self.thread):
             return real(source, filename, mode, *args, **kwargs)
         data = source.encode("utf-8") if isinstance(source, str) else source
         key = (len(data), zlib.crc32(data))
-        entry = self._code.get(filename)
-        if entry is not None and tuple(entry[0]) == key:
-            try:
-                code = marshal.loads(entry[1])
-            except (ValueError, EOFError, TypeError):
-                code = None
-            if isinstance(code, CodeType):
-                self.hits += 1
-                return code
+        try:  # whatever is wrong with an entry, it is a miss
+            entry = self._code.get(filename)
+            code = marshal.loads(entry[1]) if entry is not None and tuple(entry[0]) == key else None
+        except Exception:
+            code = None
+        if isinstance(code, CodeType):
+            self.hits += 1
+            return code
         # dont_inherit: the flags are shiboken's own (none), not this module's __future__ ones.
         code = real(source, filename, mode, 0, True)
         self._code[filename] = (key, marshal.dumps(code))
@@ -82,15 +89,16 @@ class CodeCache:
     def compile_pattern(self, real: Callable[..., Any], pattern: Any, flags: Any = 0) -> Any:
         """`re._compiler.compile()`: a pattern compiled before is rebuilt from what `re`
         handed `_sre.compile` then (its parse and code generation are pure Python)."""
-        if not isinstance(pattern, str | bytes) or not isinstance(flags, int):
+        if (not isinstance(pattern, str | bytes) or not isinstance(flags, int)
+                or threading.get_ident() != self.thread):
             return real(pattern, flags)
         key = (pattern, int(flags))
         self._used.add(key)
         args = self._patterns.get(key)
         if args is not None:
-            try:
+            try:  # whatever is wrong with an entry, it is a miss
                 compiled = _sre.compile(*args)
-            except (TypeError, ValueError, RuntimeError, OverflowError):
+            except Exception:
                 compiled = None
             if compiled is not None:
                 self.pattern_hits += 1

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import builtins
 import json
+import marshal
 import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from somnium_desktop.early import APPLICATION, ORGANIZATION
-from somnium_desktop.qt_code_cache import CodeCache, cache_file, user_cache_dir
+from somnium_desktop.qt_code_cache import MAGIC, CodeCache, cache_file, user_cache_dir
 
 # What PySide builds from shiboken's embedded modules: a method's signature text and the
 # message of a call with wrong arguments (its error handler).
@@ -124,3 +126,31 @@ def test_the_cache_folder_is_qts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         env=os.environ, capture_output=True, text=True, check=True,
     ).stdout.strip()
     assert user_cache_dir(ORGANIZATION, APPLICATION) == Path(qt_says)
+
+
+def test_a_cache_of_the_right_magic_but_a_wrong_shape_is_a_miss(tmp_path: Path) -> None:
+    name = "shibokensupport/example.py"
+    path = tmp_path / "code.marshal"
+    real = re._compiler.compile  # type: ignore[attr-defined]
+    for code, patterns in (({name: 5}, {("a+", 0): 7}), ({name: ((1, 2),)}, {("a+", 0): (1,)}),
+                           ([], 3)):
+        path.write_bytes(marshal.dumps({"magic": MAGIC, "code": code, "patterns": patterns}))
+        cache = CodeCache(path)
+        space: dict[str, object] = {}
+        exec(cache.compile(builtins.compile, b"answer = 41\n", name, "exec"), space)
+        assert space["answer"] == 41 and cache.misses == 1
+        assert cache.compile_pattern(real, "a+", 0).fullmatch("aaa")
+        assert cache.pattern_misses == 1 and cache.pattern_hits == 0
+
+
+def test_only_the_importing_threads_compiles_are_cached(tmp_path: Path) -> None:
+    cache = CodeCache(tmp_path / "code.marshal")
+    real = re._compiler.compile  # type: ignore[attr-defined]
+    found: list[object] = []
+    other = threading.Thread(target=lambda: found.append(cache.compile_pattern(real, "b+", 0)))
+    other.start()
+    other.join()
+    assert found[0] == real("b+", 0)  # served, as a plain compile
+    assert (cache.pattern_hits, cache.pattern_misses) == (0, 0)  # neither served nor recorded
+    cache.compile_pattern(real, "a+", 0)
+    assert cache.pattern_misses == 1
