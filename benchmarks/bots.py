@@ -5,8 +5,11 @@ each bot's decision times (p50/p95/p99/max).
     python benchmarks/bots.py --games 4000 --pair expert:classic-8-50 --processes 2
     python benchmarks/bots.py --pair expert:classic-0-0 --pair hard:easy
     python benchmarks/bots.py --sweep --games 300 --processes 2   # expert vs classic, 25 settings
+    python benchmarks/bots.py --pair expert/classic-8-50@20:classic-8-50  # edge before 20 left
 
-A bot is a level key (easy, normal, hard, expert) or classic-<intelligence>-<aggression>.
+A bot is a level key (easy, normal, hard, expert) or classic-<intelligence>-<aggression>, or two
+of those split: A/B@N plays A while more than N cards are left and B from then on; A/B@steals
+plays A but lets B choose its steals.
 Game g of a pairing deals from seed g (plus --seed) and lets the first bot start when g is even:
 the first player alternates and every pairing sees the same deals.
 """
@@ -28,8 +31,27 @@ from somnium_desktop.game.state import new_game
 from somnium_desktop.game.view import View
 
 
+class Split:
+    """Two bots sharing a seat: `later` plays once `cut` cards or fewer are left (or, with
+    cut None, takes only the steals)."""
+
+    def __init__(self, sooner: Bot, later: Bot, cut: int | None) -> None:
+        self.sooner, self.later, self.cut = sooner, later, cut
+
+    def choose(self, view: View, seat: int) -> Action:
+        later = view.steal_pending if self.cut is None else view.deck_count <= self.cut
+        return (self.later if later else self.sooner).choose(view, seat)
+
+
 def bot_named(name: str, seed: int) -> Bot:
-    """A level key, or classic-<intelligence>-<aggression>."""
+    """A level key, classic-<intelligence>-<aggression>, or a split A/B@N or A/B@steals."""
+    if "/" in name:
+        sooner, _, rest = name.partition("/")
+        later, _, when = rest.partition("@")
+        if when != "steals" and not when.isdigit():
+            raise ValueError(f"a split bot is A/B@N or A/B@steals, not {name!r}")
+        cut = None if when == "steals" else int(when)
+        return Split(bot_named(sooner, seed), bot_named(later, seed), cut)
     if name.startswith("classic-"):
         _, intelligence, aggression = name.split("-")
         return ClassicBot(int(intelligence), int(aggression), seed)

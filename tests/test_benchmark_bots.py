@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import bots
+from benchmarks import bots, regret
+from somnium_desktop.game.state import apply, new_game
+from somnium_desktop.game.view import view_of
 
 
 def test_the_sweep_reports_every_setting_with_all_its_games(
@@ -26,3 +28,44 @@ def test_wilson_interval_holds_the_share_and_narrows_with_more_games() -> None:
     assert low < 0.6 < high
     wide, narrow = high - low, bots.wilson(600, 1000)[1] - bots.wilson(600, 1000)[0]
     assert narrow < wide
+
+
+def test_a_split_bot_plays_each_part_where_it_says() -> None:
+    """expert/classic-8-50@20 answers as the expert above 20 cards left, as classic from 20 on;
+    expert/classic-8-50@steals answers as classic only when a steal is pending."""
+    by_cards = bots.bot_named("expert/classic-8-50@20", 3)
+    by_steals = bots.bot_named("expert/classic-8-50@steals", 3)
+    expert, classic = bots.bot_named("expert", 3), bots.bot_named("classic-8-50", 3)
+    state = new_game(11)
+    seen = {"expert": 0, "classic": 0, "steal": 0}
+    while not state.over:
+        view, seat = view_of(state), state.turn
+        mine, theirs = expert.choose(view, seat), classic.choose(view, seat)
+        want = mine if view.deck_count > 20 else theirs
+        assert by_cards.choose(view, seat) == want
+        assert by_steals.choose(view, seat) == (theirs if view.steal_pending else mine)
+        if mine != theirs:
+            seen["expert" if view.deck_count > 20 else "classic"] += 1
+        seen["steal"] += view.steal_pending
+        state, _ = apply(state, seat, mine)
+    assert seen["expert"] and seen["classic"]  # the two really differ on both sides of the cut
+
+
+def test_a_split_bot_name_must_say_where_it_splits() -> None:
+    with pytest.raises(ValueError, match="A/B@N"):
+        bots.bot_named("expert/hard@soon", 0)
+
+
+def test_regret_is_nil_where_the_expert_solves_and_shows_where_classic_errs() -> None:
+    """At 3-5 cards left the expert solves the game exactly, so it gives nothing away; the
+    original AI at its weakest does, on the same deals."""
+    lefts = frozenset({3, 4, 5})
+    expert = regret.measure(("expert", "classic-8-50"), range(20), 0, lefts, 300_000)
+    weakest = regret.measure(("classic-0-0", "classic-8-50"), range(20), 0, lefts, 300_000)
+    judged = sum(line.decisions for line in expert.lines.values())
+    assert expert.games == weakest.games == 20 and judged >= 10
+    assert all(line.unsolved == 0 for line in expert.lines.values())
+    assert sum(line.regret for line in expert.lines.values()) == pytest.approx(0.0, abs=1e-9)
+    assert sum(line.wrong for line in weakest.lines.values()) > 0
+    assert sum(line.regret for line in weakest.lines.values()) > 0.01
+    assert "bank-or-draw" in regret.report(("classic-0-0", "classic-8-50"), weakest, 1.0)

@@ -1,0 +1,181 @@
+"""Decision regret: the win share a bot's choices give away, measured against the exact solver.
+
+    python benchmarks/regret.py --left 8 --games 400 --processes 2
+    python benchmarks/regret.py --bot hard --left 6 --left 7 --games 200
+
+Plays the bot (seat 0) against an opponent (default classic-8-50) on deals from --seed (70,000 on,
+away from bots.py's and calibrate.py's deals), the first player alternating. At each of the bot's
+decisions with exactly --left cards in the deck it solves the position (endgame.py: every order of
+the unseen cards, both players at their best) and records the regret: the best action's value
+minus the value of the action the bot took. Positions the solver cannot finish within --budget
+nodes are counted and left out. It prints, per cards left and kind of decision (bank-or-draw,
+steal), the decisions, how many were wrong, and the regret per decision and per game.
+
+Unlike a match result, the figure has no luck in it: two versions of a bot can be compared on
+the same positions, and the per-game regret says how much winning share is left at that point of
+the game (against a perfect opponent). It only reaches the last cards, where the solver runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from benchmarks.bots import bot_named
+from somnium_desktop.game.actions import Action, Draw, Steal
+from somnium_desktop.game.bots.endgame import BANK, DRAW, Endgame, OutOfBudget
+from somnium_desktop.game.bots.model import SUITS, Position
+from somnium_desktop.game.state import apply, new_game
+from somnium_desktop.game.view import View, view_of
+
+FIRST_DEAL = 70_000
+TABLE_CAP = SUITS
+
+
+@dataclass
+class Line:
+    """One row of the report: the decisions of one kind at one number of cards left."""
+
+    decisions: int = 0
+    wrong: int = 0
+    regret: float = 0.0
+    unsolved: int = 0
+
+    def add(self, other: Line) -> None:
+        self.decisions += other.decisions
+        self.wrong += other.wrong
+        self.regret += other.regret
+        self.unsolved += other.unsolved
+
+
+@dataclass
+class Regret:
+    """What the bot gave away, by (cards left, "bank-or-draw" or "steal")."""
+
+    games: int = 0
+    lines: dict[tuple[int, str], Line] = field(default_factory=dict)
+
+    def line(self, left: int, kind: str) -> Line:
+        return self.lines.setdefault((left, kind), Line())
+
+    def add(self, other: Regret) -> None:
+        self.games += other.games
+        for key, line in other.lines.items():
+            self.line(*key).add(line)
+
+
+def exact_options(view: View, seat: int, budget: int) -> dict[int, float] | None:
+    """The exact value of each action open to `seat` (BANK, DRAW or a suit to steal), or None
+    if the solver needs more than `budget` positions."""
+    pos = Position.of(view, seat)
+    table = dict(pos.table)
+    suits = [(pos.mine[s], pos.theirs[s], pos.masks[s], table.get(s, 0)) for s in range(SUITS)]
+    try:
+        return Endgame().options(suits, pos.fools, pos.death, pos.left, view.steal_pending, budget)
+    except OutOfBudget:
+        return None
+
+
+def option_of(action: Action) -> int:
+    """The solver's key for an action."""
+    if isinstance(action, Steal):
+        return int(action.suit)
+    return DRAW if isinstance(action, Draw) else BANK
+
+
+def is_choice(view: View) -> bool:
+    """Whether the player to move has more than one thing it may do."""
+    if view.steal_pending:
+        return len(view.stealable) > 1
+    return bool(view.table) and len(view.table) < TABLE_CAP
+
+
+def measure(
+    pair: tuple[str, str], games: Sequence[int], seed: int, lefts: frozenset[int], budget: int
+) -> Regret:
+    """Play the given game numbers; judge pair[0]'s decisions at the given cards left."""
+    found = Regret()
+    for number in games:
+        first = number % 2
+        state = replace(new_game(seed + number), turn=first, first=first)
+        bots = (bot_named(pair[0], seed + number), bot_named(pair[1], seed + number + 1))
+        while not state.over:
+            seat = state.turn
+            view = view_of(state)
+            action = bots[seat].choose(view, seat)
+            if seat == 0 and view.deck_count in lefts and is_choice(view):
+                kind = "steal" if view.steal_pending else "bank-or-draw"
+                line = found.line(view.deck_count, kind)
+                options = exact_options(view, seat, budget)
+                if options is None:
+                    line.unsolved += 1
+                else:
+                    lost = max(options.values()) - options[option_of(action)]
+                    line.decisions += 1
+                    line.wrong += lost > 1e-9
+                    line.regret += lost
+            state, _ = apply(state, seat, action)
+        found.games += 1
+    return found
+
+
+def _job(args: tuple[tuple[str, str], list[int], int, frozenset[int], int]) -> Regret:
+    return measure(*args)
+
+
+def run(
+    pair: tuple[str, str], games: int, seed: int, lefts: frozenset[int], budget: int, processes: int
+) -> Regret:
+    chunks = [list(range(i, games, processes * 4)) for i in range(processes * 4)]
+    jobs = [(pair, chunk, seed, lefts, budget) for chunk in chunks if chunk]
+    total = Regret()
+    if processes == 1:
+        for job in jobs:
+            total.add(_job(job))
+    else:
+        with multiprocessing.Pool(processes) as pool:
+            for part in pool.imap_unordered(_job, jobs):
+                total.add(part)
+    return total
+
+
+def report(pair: tuple[str, str], found: Regret, seconds: float) -> str:
+    lines = [
+        f"{pair[0]} vs {pair[1]}: {found.games} games in {seconds:.0f} s; regret in win share "
+        "against the exact solver",
+        "left  decision      judged  wrong  regret/decision  regret/game  unsolved",
+    ]
+    for (left, kind), line in sorted(found.lines.items()):
+        per_decision = line.regret / line.decisions if line.decisions else 0.0
+        per_game = line.regret / found.games if found.games else 0.0
+        lines.append(
+            f"{left:4d}  {kind:12s}  {line.decisions:6d}  {line.wrong:5d}  "
+            f"{per_decision:15.4f}  {per_game:11.4f}  {line.unsolved:8d}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot", default="expert", help="the bot judged (a level or classic-I-A)")
+    parser.add_argument("--opponent", default="classic-8-50")
+    parser.add_argument("--left", type=int, action="append", help="cards left (repeatable; 8)")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=FIRST_DEAL, help="the first deal's seed")
+    parser.add_argument(
+        "--budget", type=int, default=300_000, help="solver positions per decision at most"
+    )
+    parser.add_argument("--processes", type=int, default=1, choices=(1, 2))
+    args = parser.parse_args(argv)
+    pair = (args.bot, args.opponent)
+    lefts = frozenset(args.left or [8])
+    start = time.perf_counter()
+    found = run(pair, args.games, args.seed, lefts, args.budget, args.processes)
+    print(report(pair, found, time.perf_counter() - start), flush=True)
+
+
+if __name__ == "__main__":
+    main()
