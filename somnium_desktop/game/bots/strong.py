@@ -39,7 +39,7 @@ from ..actions import Action, Draw, EndTurn, Steal
 from ..cards import Suit
 from ..view import View
 from . import Level, register
-from .endgame import BANK, DRAW, Endgame, OutOfBudget
+from .endgame import BANK, DRAW, Endgame, OutOfBudget, decided, settle
 from .model import (
     LOW,
     SUITS,
@@ -325,7 +325,7 @@ class StrongBot:
             return Steal(Suit(best_steal(options, bits_of(pos.table))))
         if not pos.table:
             return Draw()
-        if len(pos.table) >= SUITS:
+        if len(pos.table) >= SUITS or sure_win_banking(pos):
             return EndTurn()
         stay, go = TurnSearch(pos, self.depth).bank_or_draw()
         return Draw() if go > stay else EndTurn()
@@ -345,6 +345,14 @@ class StrongBot:
         if steal_pending:
             return Steal(Suit(best_steal(found, bits_of(pos.table))))
         return Draw() if found.get(DRAW, -1.0) > found.get(BANK, -1.0) else EndTurn()
+
+
+def sure_win_banking(pos: Position) -> bool:
+    """Whether banking the table now wins whatever comes: the opponent, to move, could not get
+    ahead even with the best unseen card of every suit and every Fool left stealing my most."""
+    mine = banked(pos.mine, pos.table)
+    suits = [(pos.theirs[s], mine[s], pos.masks[s], 0) for s in range(SUITS)]
+    return decided(settle(0, suits, pos.fools, pos.death, pos.left)) == 0.0
 
 
 def best_steal(options: dict[int, float], on_table: int) -> int:
