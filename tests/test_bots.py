@@ -25,6 +25,8 @@ from somnium_desktop.game import (
 from somnium_desktop.game.bots import Bot, levels, make_bot
 from somnium_desktop.game.bots.classic import ClassicBot
 from somnium_desktop.game.bots.match import play
+from somnium_desktop.game.bots.model import Position
+from somnium_desktop.game.bots.strong import DEPTH, ENDGAME, TurnSearch, sure_win_banking
 
 from .game_helpers import S, c, position
 
@@ -292,3 +294,36 @@ def test_strong_beats_classic_hard_more_often_than_not() -> None:
         wins += end.winner == 0
         losses += end.winner == 1
     assert wins > losses
+
+
+def test_strong_banks_a_sure_win_even_where_its_search_would_draw_on() -> None:
+    """Banking that wins whatever comes is taken; the model alone would sometimes gamble on."""
+    found = 0
+    for seed in range(40):
+        state = replace(new_game(seed), turn=seed % 2, first=seed % 2)
+        bots = (strong_bot(), ClassicBot(8, 50, seed))
+        while not state.over and found < 3:
+            view, seat = view_of(state), state.turn
+            action = bots[seat].choose(view, seat)
+            if seat == 0 and view.table and not view.steal_pending and view.deck_count > ENDGAME:
+                pos = Position.of(view, 0)
+                stay, go = TurnSearch(pos, DEPTH).bank_or_draw()
+                if sure_win_banking(pos) and go > stay:
+                    assert action == EndTurn()
+                    found += 1
+            state, _ = apply(state, seat, action)
+    assert found == 3
+
+
+def test_a_win_is_sure_only_out_of_the_opponents_reach() -> None:
+    # I lead 25-3 once my Suns 6 is banked; the 4 cards left (every other card is discarded)
+    # could add at most 4 + 3 + 4 + 5 = 16 to their 3.
+    deck = [c(S.CUPS, 7), c(S.ANGELS, 3), c(S.WANDS, 4), c(S.TOWERS, 5)]
+    banks = ([c(S.MOONS, 7), c(S.DEMONS, 7), c(S.SWORDS, 5)], [c(S.CUPS, 3)])
+    sure = position(deck, banks=banks, table=[c(S.SUNS, 6)])
+    assert sure_win_banking(Position.of(view_of(sure), 0))
+    # With a Fool left too, one steal could take a 7 of mine and add it to theirs.
+    risky = position([*deck, FOOL], banks=banks, table=[c(S.SUNS, 6)])
+    assert not sure_win_banking(Position.of(view_of(risky), 0))
+    # Without the table banked the lead is 19-3: those 16 points could still tie it.
+    assert not sure_win_banking(Position.of(view_of(position(deck, banks=banks)), 0))
