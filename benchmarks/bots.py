@@ -20,8 +20,10 @@ import argparse
 import math
 import multiprocessing
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import TypeVar
 
 from somnium_desktop.game.actions import Action
 from somnium_desktop.game.bots import Bot, make_bot
@@ -29,6 +31,8 @@ from somnium_desktop.game.bots.classic import ClassicBot
 from somnium_desktop.game.bots.match import play
 from somnium_desktop.game.state import new_game
 from somnium_desktop.game.view import View
+
+R = TypeVar("R")
 
 
 class Split:
@@ -100,8 +104,16 @@ def play_games(pair: tuple[str, str], games: Sequence[int], seed: int) -> Tally:
     return tally
 
 
-def _job(args: tuple[tuple[str, str], list[int], int]) -> Tally:
-    return play_games(*args)
+def in_parts(work: Callable[[list[int]], R], games: int, processes: int) -> Iterator[R]:
+    """`work` done on interleaved parts of the game numbers 0..games-1 (each once), in
+    `processes` worker processes (in this one for 1); results as the parts finish."""
+    parts = [list(range(i, games, processes * 4)) for i in range(processes * 4)]
+    parts = [part for part in parts if part]
+    if processes == 1:
+        yield from map(work, parts)
+        return
+    with multiprocessing.Pool(processes) as pool:
+        yield from pool.imap_unordered(work, parts)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -144,16 +156,9 @@ SWEEP_AGGRESSION = (0, 25, 50, 75, 100)
 
 def run_pair(pair: tuple[str, str], games: int, seed: int, processes: int) -> Tally:
     """Play `games` games of a pairing, split over `processes` worker processes."""
-    chunks = [list(range(i, games, processes * 4)) for i in range(processes * 4)]
-    jobs = [(pair, chunk, seed) for chunk in chunks if chunk]
     tally = Tally()
-    if processes == 1:
-        for job in jobs:
-            tally.add(_job(job))
-    else:
-        with multiprocessing.Pool(processes) as pool:
-            for part in pool.imap_unordered(_job, jobs):
-                tally.add(part)
+    for part in in_parts(partial(play_games, pair, seed=seed), games, processes):
+        tally.add(part)
     return tally
 
 

@@ -19,12 +19,12 @@ the game (against a perfect opponent). It only reaches the last cards, where the
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
-from benchmarks.bots import bot_named
+from benchmarks.bots import bot_named, in_parts
 from somnium_desktop.game.actions import Action, Draw, Steal
 from somnium_desktop.game.bots.endgame import BANK, DRAW, Endgame, OutOfBudget
 from somnium_desktop.game.bots.model import SUITS, Position
@@ -122,23 +122,14 @@ def measure(
     return found
 
 
-def _job(args: tuple[tuple[str, str], list[int], int, frozenset[int], int]) -> Regret:
-    return measure(*args)
-
-
 def run(
     pair: tuple[str, str], games: int, seed: int, lefts: frozenset[int], budget: int, processes: int
 ) -> Regret:
-    chunks = [list(range(i, games, processes * 4)) for i in range(processes * 4)]
-    jobs = [(pair, chunk, seed, lefts, budget) for chunk in chunks if chunk]
+    """Judge `games` games' decisions, split over `processes` worker processes."""
     total = Regret()
-    if processes == 1:
-        for job in jobs:
-            total.add(_job(job))
-    else:
-        with multiprocessing.Pool(processes) as pool:
-            for part in pool.imap_unordered(_job, jobs):
-                total.add(part)
+    work = partial(measure, pair, seed=seed, lefts=lefts, budget=budget)
+    for part in in_parts(work, games, processes):
+        total.add(part)
     return total
 
 
