@@ -1,7 +1,7 @@
 """Decision regret: the win share a bot's choices give away, measured against the exact solver.
 
-    python benchmarks/regret.py --left 8 --games 400 --processes 2
-    python benchmarks/regret.py --bot hard --left 6 --left 7 --games 200
+    python -m benchmarks.regret --left 8 --games 400 --processes 2
+    python -m benchmarks.regret --bot hard --left 6 --left 7 --games 200
 
 Plays the bot (seat 0) against an opponent (default classic-8-50) on deals from --seed (70,000 on,
 away from bots.py's and calibrate.py's deals), the first player alternating. At each of the bot's
@@ -11,9 +11,11 @@ minus the value of the action the bot took. Positions the solver cannot finish w
 nodes are counted and left out. It prints, per cards left and kind of decision (bank-or-draw,
 steal), the decisions, how many were wrong, and the regret per decision and per game.
 
-Unlike a match result, the figure has no luck in it: two versions of a bot can be compared on
-the same positions, and the per-game regret says how much winning share is left at that point of
-the game (against a perfect opponent). It only reaches the last cards, where the solver runs.
+Unlike a match result, a judged decision carries no luck: it is compared with the exact best,
+not with how the cards then fell. Which positions come up still depends on the deals and on the
+bot's own play (two versions meet the same deals, and the same positions until they first decide
+differently). The per-game regret says how much winning share is left at that point of the game
+against a perfect opponent. It only reaches the last cards, where the solver runs.
 """
 
 from __future__ import annotations
