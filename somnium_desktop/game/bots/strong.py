@@ -14,9 +14,9 @@ How it decides (it sees only the public view, never the deck order):
   safer ahead, more so as the deck runs down).
 - A steal is judged the same way: what the stolen card adds to its table (and whether it busts
   it), and what losing it does to the opponent's outlook.
-- When banking now wins whatever comes (the opponent could not get ahead with the best unseen
-  card of every suit and each Fool left stealing my most), it banks: the model's spread would
-  still value such a position below a sure thing and sometimes gamble on.
+- When banking now wins whatever comes (the opponent could not even draw level with the best
+  unseen card of every suit and each Fool left stealing my most), it banks: the model's spread
+  would still value such a position below a sure thing and sometimes gamble on.
 - With ENDGAME cards left or fewer it solves the rest of the game exactly (endgame.py): every
   order of the unseen cards, both players at their best. A node budget keeps each decision
   quick; past it the decision falls back on the turn search, and the solved positions are kept
@@ -351,8 +351,8 @@ class StrongBot:
 
 
 def sure_win_banking(pos: Position) -> bool:
-    """Whether banking the table now wins whatever comes: the opponent, to move, could not get
-    ahead even with the best unseen card of every suit and every Fool left stealing my most."""
+    """Whether banking the table now wins whatever comes: the opponent, to move, could not even
+    draw level with the best unseen card of every suit and every Fool left stealing my most."""
     mine = banked(pos.mine, pos.table)
     suits = [(pos.theirs[s], mine[s], pos.masks[s], 0) for s in range(SUITS)]
     return decided(settle(0, suits, pos.fools, pos.death, pos.left)) == 0.0
