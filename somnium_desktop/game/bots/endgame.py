@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+from itertools import chain
+
 LOW = 3  # value v is bit (v - LOW) of a suit's unseen mask
 CAP = 10  # the table holds at most ten cards
 
@@ -40,6 +43,12 @@ def share(diff: int) -> float:
 def canon(suit: Suit, fools: int) -> tuple[int, Suit | None]:
     """One suit in canonical form: the score it folds into the base, and the suit (None if it
     is settled for good)."""
+    return _canon(suit, bool(fools))
+
+
+@cache
+def _canon(suit: Suit, fools: bool) -> tuple[int, Suit | None]:
+    """canon(), remembered: the solver asks for the same few thousand suits millions of times."""
     mine, theirs, mask, table = suit
     if fools:
         if not mask and not table and not mine and not theirs:
@@ -64,8 +73,9 @@ def canon(suit: Suit, fools: int) -> tuple[int, Suit | None]:
 def settle(base: int, suits: list[Suit], fools: int, death: int, left: int) -> Spot:
     """The canonical form of a position: settled suits folded into the base, the rest sorted."""
     live: list[Suit] = []
+    some = bool(fools)
     for suit in suits:
-        folded, kept = canon(suit, fools)
+        folded, kept = _canon(suit, some)
         base += folded
         if kept is not None:
             live.append(kept)
@@ -119,20 +129,24 @@ def final_margin(base: int, suits: list[Suit] | tuple[Suit, ...], banking: bool)
     """The final score difference for the mover, banking the table or not."""
     diff = base
     for mine, theirs, _, table in suits:
-        held = top(mine)
+        held = mine[0] if mine else 0
         if banking and table > held:
             held = table
-        diff += held - top(theirs)
+        diff += held - (theirs[0] if theirs else 0)
     return diff
 
 
 def largest_drops(stacks: list[Stack], fools: int) -> int:
     """The most `fools` steals could take off a score: its largest steps down a stack."""
-    steps = sorted(
-        (s[i] - (s[i + 1] if i + 1 < len(s) else 0) for s in stacks for i in range(len(s))),
-        reverse=True,
-    )
+    steps = sorted(chain.from_iterable(map(_steps, stacks)), reverse=True)
     return sum(steps[:fools])
+
+
+@cache
+def _steps(stack: Stack) -> tuple[int, ...]:
+    """What each steal in turn would take off a stack's top, largest first."""
+    steps = (v - (stack[i + 1] if i + 1 < len(stack) else 0) for i, v in enumerate(stack))
+    return tuple(sorted(steps, reverse=True)[:3])
 
 
 def decided(spot: Spot) -> float | None:
@@ -140,11 +154,20 @@ def decided(spot: Spot) -> float | None:
     now, suits, fools = spot[0], spot[1], spot[2]
     up = down = 0
     for mine, theirs, mask, table in suits:
-        held, other = top(mine), top(theirs)
+        held = mine[0] if mine else 0
+        other = theirs[0] if theirs else 0
         now += held - other
         best = mask.bit_length() + LOW - 1 if mask else 0
-        up += max(0, max(table, best, other if fools else 0) - held)
-        down += max(0, max(best, held if fools else 0) - other)
+        if fools:
+            gain = max(table, best, other) - held
+            loss = max(best, held) - other
+        else:
+            gain = (table if table > best else best) - held
+            loss = best - other
+        if gain > 0:
+            up += gain
+        if loss > 0:
+            down += loss
     if fools:
         up += largest_drops([s[1] for s in suits], fools)
         down += largest_drops([s[0] for s in suits], fools)
