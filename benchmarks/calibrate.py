@@ -30,12 +30,13 @@ FIRST_DEAL = 50_000
 Sample = tuple[Position, Stacks, Stacks, int]  # boundary, mover's final, other's final, margin
 
 
-def boundaries(pair: tuple[str, str], games: int) -> list[Sample]:
-    """The turn boundaries of `games` games where pair[1] is about to move, with the ending."""
+def boundaries(pair: tuple[str, str], games: int, first_deal: int = FIRST_DEAL) -> list[Sample]:
+    """The turn boundaries of `games` games (deals from `first_deal` on) where pair[1] is about
+    to move, with the ending."""
     samples: list[Sample] = []
     for number in range(games):
         first = number % 2
-        state = replace(new_game(FIRST_DEAL + number), turn=first, first=first)
+        state = replace(new_game(first_deal + number), turn=first, first=first)
         bots = (bot_named(pair[0], number), bot_named(pair[1], number + 1))
         seen = [Position.of(view_of(state), 1)] if state.turn == 1 else []
         while not state.over:

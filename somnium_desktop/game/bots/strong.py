@@ -51,11 +51,12 @@ from .model import (
     Table,
     banked,
     bits_of,
+    chance,
     final_share,
     robbed,
-    suit_outlook,
+    spread_squared,
+    suit_terms,
     top,
-    win_chance,
 )
 
 DEPTH = 2  # draws looked at beyond the one being decided
@@ -77,40 +78,48 @@ class TurnSearch:
         self.pos = pos
         self.depth = depth
         self.memo: dict[tuple[frozenset[tuple[int, int]], int, int, int], float] = {}
-        self.baselines: dict[int, tuple[float, list[float]]] = {}
+        self.baselines: dict[int, tuple[float, float, list[tuple[float, float]]]] = {}
 
     # -- the value of a finished turn -----------------------------------------------------------
 
-    def baseline(self, left: int) -> tuple[float, list[float]]:
-        """The value model's per-suit terms for the starting banks and unseen cards."""
+    def baseline(self, left: int) -> tuple[float, float, list[tuple[float, float]]]:
+        """The value model's per-suit terms (expected difference, variance) for the starting
+        banks and unseen cards, and their sums."""
         found = self.baselines.get(left)
         if found is None:
             pos = self.pos
             terms = [
-                suit_outlook(top(pos.mine[s]), top(pos.theirs[s]), pos.masks[s], left)
+                suit_terms(top(pos.mine[s]), top(pos.theirs[s]), pos.masks[s], left)
                 for s in range(SUITS)
             ]
-            found = (sum(terms), terms)
+            found = (sum(t[0] for t in terms), sum(t[1] for t in terms), terms)
             self.baselines[left] = found
         return found
 
     def ended(
-        self, table: Table, theirs: Stacks, masks: tuple[int, ...], left: int, touched: int
+        self,
+        table: Table,
+        theirs: Stacks,
+        masks: tuple[int, ...],
+        fools: int,
+        left: int,
+        touched: int,
     ) -> float:
         """My chance once the turn ends with `table` banked (empty after a bust or Death)."""
         mine = self.pos.mine
         if left == 0:
             return final_share(banked(mine, table), theirs)
-        total, terms = self.baseline(left)
+        margin, variance, terms = self.baseline(left)
         on_table = dict(table)
-        margin = total
         while touched:
             bit = touched & -touched
             touched ^= bit
             s = bit.bit_length() - 1
             held = max(top(mine[s]), on_table.get(s, 0))
-            margin += suit_outlook(held, top(theirs[s]), masks[s], left) - terms[s]
-        return win_chance(margin, left)
+            mean, spread = suit_terms(held, top(theirs[s]), masks[s], left)
+            margin += mean - terms[s][0]
+            variance += spread - terms[s][1]
+        return chance(margin, spread_squared(variance, fools, self.pos.death, left))
 
     # -- the turn -------------------------------------------------------------------------------
 
@@ -134,7 +143,7 @@ class TurnSearch:
             return found
         best = -1.0
         if table:
-            best = self.ended(table, theirs, masks, left, touched)
+            best = self.ended(table, theirs, masks, fools, left, touched)
         if len(table) < SUITS and (depth > 0 or not table):
             best = max(
                 best, self.draw(table, theirs, masks, fools, left, touched, stolen, depth - 1)
@@ -156,18 +165,20 @@ class TurnSearch:
         """The expected value of drawing one card now.
 
         The turns that end on this card (a bust, Death, or a bank right after it when the search
-        looks no further) share most of their suits' terms, so those are summed once here.
+        looks no further) share most of their suits' terms, so those are summed once here:
+        `lost` for a table discarded, `kept` for a table banked (each a margin and a variance).
         """
         mine = self.pos.mine
+        death = self.pos.death
         after = left - 1
         on_table = bits_of(table)
         depth = max(depth, 0)
-        lost_terms: dict[int, float] = {}
-        lost = kept = 0.0
-        base: list[float] = []
+        lost_terms: dict[int, tuple[float, float]] = {}
+        lost = kept = lost_var = kept_var = 0.0
+        base: list[tuple[float, float]] = []
         if after:
-            lost, base = self.baseline(after)
-            kept = lost
+            lost, lost_var, base = self.baseline(after)
+            kept, kept_var = lost, lost_var
             tops = dict(table)
             bits = touched
             while bits:
@@ -175,10 +186,13 @@ class TurnSearch:
                 bits ^= bit
                 s = bit.bit_length() - 1
                 held, other = top(mine[s]), top(theirs[s])
-                term = suit_outlook(held, other, masks[s], after)
+                term = suit_terms(held, other, masks[s], after)
                 lost_terms[s] = term
-                lost += term - base[s]
-                kept += suit_outlook(max(held, tops.get(s, 0)), other, masks[s], after) - base[s]
+                lost += term[0] - base[s][0]
+                lost_var += term[1] - base[s][1]
+                grown = suit_terms(max(held, tops.get(s, 0)), other, masks[s], after)
+                kept += grown[0] - base[s][0]
+                kept_var += grown[1] - base[s][1]
         total = 0.0
         for suit in range(SUITS):
             mask = masks[suit]
@@ -187,13 +201,15 @@ class TurnSearch:
                 if not after:
                     total += mask.bit_count() * final_share(mine, theirs)
                     continue
-                others = lost - lost_terms[suit]
+                others = lost - lost_terms[suit][0]
+                others_var = lost_var - lost_terms[suit][1]
                 held, other = top(mine[suit]), top(theirs[suit])
                 while bits:
                     bit = bits & -bits
                     bits ^= bit
-                    term = suit_outlook(held, other, mask ^ bit, after)
-                    total += win_chance(others + term, after)
+                    mean, spread = suit_terms(held, other, mask ^ bit, after)
+                    spread2 = spread_squared(others_var + spread, fools, death, after)
+                    total += chance(others + mean, spread2)
                 continue
             while bits:
                 bit = bits & -bits
@@ -201,8 +217,9 @@ class TurnSearch:
                 value = LOW + bit.bit_length() - 1
                 if depth == 0 and after:  # the search looks no further: bank after this card
                     held = max(top(mine[suit]), value)
-                    term = suit_outlook(held, top(theirs[suit]), mask ^ bit, after)
-                    total += win_chance(kept - base[suit] + term, after)
+                    mean, spread = suit_terms(held, top(theirs[suit]), mask ^ bit, after)
+                    spread2 = spread_squared(kept_var - base[suit][1] + spread, fools, death, after)
+                    total += chance(kept - base[suit][0] + mean, spread2)
                 else:
                     rest = (*masks[:suit], mask ^ bit, *masks[suit + 1 :])
                     total += self.value(
@@ -215,8 +232,11 @@ class TurnSearch:
                         stolen,
                         depth,
                     )
-        if self.pos.death:  # no Death in the deck once it has come: the turn would be over
-            total += win_chance(lost, after) if after else final_share(mine, theirs)
+        if death:  # no Death in the deck once it has come: the turn would be over
+            if after:
+                total += chance(lost, spread_squared(lost_var, fools, 0, after))
+            else:
+                total += final_share(mine, theirs)
         if fools:
             options = self.steals(
                 table, theirs, masks, fools - 1, after, touched, stolen, depth, STEALS_SEARCHED
@@ -256,12 +276,12 @@ class TurnSearch:
                 continue
             touch = touched | 1 << suit
             if on_table >> suit & 1:  # the stolen card busts the table
-                options[suit] = self.ended((), robbed(theirs, suit), masks, left, touch)
+                options[suit] = self.ended((), robbed(theirs, suit), masks, fools, left, touch)
             else:
                 grown[suit] = (*table, (suit, theirs[suit][0]))
                 if left:
                     options[suit] = self.ended(
-                        grown[suit], robbed(theirs, suit), masks, left, touch
+                        grown[suit], robbed(theirs, suit), masks, fools, left, touch
                     )
                 else:
                     options[suit] = final_share(
@@ -291,7 +311,7 @@ class TurnSearch:
     def bank_or_draw(self) -> tuple[float, float]:
         """The value of banking now and of drawing one more card."""
         table, theirs, masks, fools, left, touched = self.root()
-        stay = self.ended(table, theirs, masks, left, touched)
+        stay = self.ended(table, theirs, masks, fools, left, touched)
         go = self.draw(table, theirs, masks, fools, left, touched, 0, self.depth - 1)
         return stay, go
 
@@ -328,7 +348,7 @@ class StrongBot:
             return Steal(Suit(best_steal(options, bits_of(pos.table))))
         if not pos.table:
             return Draw()
-        if len(pos.table) >= SUITS or sure_win_banking(pos):
+        if len(pos.table) >= SUITS or sure_win_banking(pos) or sure_bust(pos):
             return EndTurn()
         stay, go = TurnSearch(pos, self.depth).bank_or_draw()
         return Draw() if go > stay else EndTurn()
@@ -356,6 +376,16 @@ def sure_win_banking(pos: Position) -> bool:
     mine = banked(pos.mine, pos.table)
     suits = [(pos.theirs[s], mine[s], pos.masks[s], 0) for s in range(SUITS)]
     return decided(settle(0, suits, pos.fools, pos.death, pos.left)) == 0.0
+
+
+def sure_bust(pos: Position) -> bool:
+    """Whether the next card surely ends the turn for nothing: no Fool is left, and every card
+    left is Death or of a suit on the table. (Far behind, the value model can rate the wider
+    spread after such a bust above the few points banked: a tail artefact, not a plan.)"""
+    on_table = bits_of(pos.table)
+    return not pos.fools and all(
+        not mask for suit, mask in enumerate(pos.masks) if not on_table >> suit & 1
+    )
 
 
 def best_steal(options: dict[int, float], on_table: int) -> int:
