@@ -300,7 +300,7 @@ def test_strong_banks_a_sure_win_even_where_its_search_would_draw_on() -> None:
     """Where banking is judged a sure win but the model alone would gamble on, the expert banks,
     and every such game ends in its win (the judgement holds whatever came after)."""
     locked = []
-    for seed in range(40):
+    for seed in range(80):  # the spread model itself rarely gambles on a sure win
         state = replace(new_game(seed), turn=seed % 2, first=seed % 2)
         bots = (strong_bot(), ClassicBot(8, 50, seed))
         sure = False
@@ -316,7 +316,7 @@ def test_strong_banks_a_sure_win_even_where_its_search_would_draw_on() -> None:
             state, _ = apply(state, seat, action)
         if sure:
             locked.append(state.winner)
-    assert len(locked) >= 3
+    assert len(locked) >= 3, locked
     assert locked == [0] * len(locked)
 
 

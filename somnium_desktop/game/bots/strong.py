@@ -9,18 +9,23 @@ How it decides (it sees only the public view, never the deck order):
   that could come (a bust, Death, a Fool followed by its best steal, a safe card after which it
   decides again), looking DEPTH draws beyond the one being decided. When its turn would end,
   a value model (model.py) judges the position: the expected final top of each suit for both
-  players given the cards still unseen, turned into a chance of winning by the final margin's
-  spread with that many cards left, so it plays for the win, not for points (bolder behind,
-  safer ahead, more so as the deck runs down).
+  players given the cards still unseen, turned into a chance of winning by how far the final
+  margin can still stray there (the variance of the suits still open, the Fools and Death left),
+  so it plays for the win, not for points (bolder behind, safer ahead, and sure of a lead that
+  nothing left can touch).
 - A steal is judged the same way: what the stolen card adds to its table (and whether it busts
   it), and what losing it does to the opponent's outlook.
+- It banks when the next card surely ends the turn for nothing (no Fool left, every card left
+  Death or of a suit on its table).
 - When banking now wins whatever comes (the opponent could not even draw level with the best
   unseen card of every suit and each Fool left stealing my most), it banks: the model's spread
   would still value such a position below a sure thing and sometimes gamble on.
-- With ENDGAME cards left or fewer it solves the rest of the game exactly (endgame.py): every
-  order of the unseen cards, both players at their best. A node budget keeps each decision
-  quick; past it the decision falls back on the turn search, and the solved positions are kept
-  for the next decisions, which usually finish.
+- With ENDGAME cards left or fewer it solves the rest of the game exactly: every order of the
+  unseen cards, its own choices at their best and the opponent's as the original game's hard AI
+  (classic-8-50) makes them (versus.py), its model of the opponent. A node budget keeps each
+  decision quick; past it the decision falls back on the turn search, and the solved positions
+  are kept for the next decisions, which usually finish. With best_play=True it assumes an
+  opponent at its best instead (endgame.py).
 
 It is deterministic: there is nothing random in it (ties go to the lowest suit).
 
@@ -58,9 +63,10 @@ from .model import (
     suit_terms,
     top,
 )
+from .versus import AgainstHard
 
 DEPTH = 2  # draws looked at beyond the one being decided
-ENDGAME = 7  # with this many cards left or fewer, try to solve the rest of the game exactly
+ENDGAME = 8  # with this many cards left or fewer, try to solve the rest of the game exactly
 BUDGET = 3000  # endgame positions one decision may solve before falling back on the search
 STEALS_SEARCHED = 3  # inside the search, how many of the likeliest best steals are searched on
 MEMO_LIMIT = 50_000  # endgame positions remembered between decisions (a few MB)
@@ -329,13 +335,19 @@ class StrongBot:
     """
 
     def __init__(
-        self, seed: int = 0, depth: int = DEPTH, endgame: int = ENDGAME, budget: int = BUDGET
+        self,
+        seed: int = 0,
+        depth: int = DEPTH,
+        endgame: int = ENDGAME,
+        budget: int = BUDGET,
+        best_play: bool = False,
     ) -> None:
         self.seed = seed  # nothing in it is random; kept for the Level interface
         self.depth = depth
         self.endgame = endgame
         self.budget = budget
-        self.solver = Endgame()
+        self.best_play = best_play
+        self.solver = self.fresh_solver()
 
     def choose(self, view: View, seat: int) -> Action:
         pos = Position.of(view, seat)
@@ -353,10 +365,14 @@ class StrongBot:
         stay, go = TurnSearch(pos, self.depth).bank_or_draw()
         return Draw() if go > stay else EndTurn()
 
+    def fresh_solver(self) -> Endgame:
+        """The endgame solver: against an opponent at its best, or against classic-8-50's rules."""
+        return Endgame() if self.best_play else AgainstHard()
+
     def solve(self, pos: Position, steal_pending: bool) -> Action | None:
         """The exact best action, if the endgame can be solved within the budget."""
         if self.solver.nodes > MEMO_LIMIT:
-            self.solver = Endgame()
+            self.solver = self.fresh_solver()
         table = dict(pos.table)
         suits = [(pos.mine[s], pos.theirs[s], pos.masks[s], table.get(s, 0)) for s in range(SUITS)]
         try:

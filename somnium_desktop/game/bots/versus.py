@@ -1,0 +1,184 @@
+"""The last cards solved against the original game's hard AI: its own rules at its turns.
+
+endgame.Endgame assumes both players at their best. This solver keeps my turns exact (I take the
+best of banking, drawing and each steal) but at the opponent's turns it follows what classic-8-50
+("hard", classic.py) would do: its bank-or-draw ladder with the endgame variant, and its steals
+by its own values (ties averaged, as it picks among them at random). It is the best reply to
+that player, which is the expert's model of its opponent in the last cards.
+
+One thing the canonical positions cannot carry: classic counts what its steals took this turn
+into what banking is worth; here a steal adds nothing to it, so after a steal the model has it
+draw a little longer than it would.
+"""
+
+from __future__ import annotations
+
+from .classic import (
+    ENDGAME_CARDS,
+    LEAD_WEIGHT,
+    LEVEL_SETTINGS,
+    STEAL_SWING,
+    ClassicBot,
+)
+from .endgame import (
+    BANK,
+    CAP,
+    DRAW,
+    LOW,
+    Endgame,
+    OutOfBudget,
+    Spot,
+    Suit,
+    decided,
+    settle,
+    swapped,
+    top,
+)
+
+INTELLIGENCE, AGGRESSION = LEVEL_SETTINGS["hard"]
+NO_STEAL = -99  # the option key for "every steal alike" (none open that keeps the table)
+
+
+def hard_banks(spot: Spot) -> bool:
+    """Whether classic-8-50, to move in `spot` (no steal pending), banks rather than draws."""
+    base, suits, fools, death, left = spot
+    on_table = sum(1 for suit in suits if suit[3])
+    if not on_table:
+        return False
+    if on_table >= CAP:
+        return True
+    good, bad = 10 * fools, 10 * death  # it remembers every card at intelligence 8
+    extra = 0
+    lead = base
+    reach = STEAL_SWING * fools
+    for mine, theirs, mask, table in suits:
+        held, other = top(mine), top(theirs)
+        if table:
+            bad += 10 * mask.bit_count()
+            extra += max(0, table - held)
+        else:
+            good += 10 * mask.bit_count()
+        lead += max(held, table) - other
+        best = mask.bit_length() + LOW - 1 if mask else 0
+        reach += max(0, best - other)
+    chance = good * 100 // (good + bad) if good + bad else 0
+    aggression = AGGRESSION
+    if left < ENDGAME_CARDS:
+        if lead > reach:
+            return True
+        aggression = min(100, max(0, aggression - LEAD_WEIGHT * lead))
+    return ClassicBot.ladder(chance, extra, aggression)
+
+
+class AgainstHard(Endgame):
+    """Exact values for me (the player to move at the root) against classic-8-50's rules.
+
+    The memo keys each position by whose turn it is (mine or the opponent's): the same position
+    is worth different things to a player at its best and to one following fixed rules.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: dict[tuple[Spot, bool], float] = {}
+        self.mine = True
+
+    @property
+    def nodes(self) -> int:
+        return len(self.seen)
+
+    def value(self, spot: Spot) -> float:
+        """The mover's share: my best if it is me, else what classic's rules get."""
+        key = (spot, self.mine)
+        found = self.seen.get(key)
+        if found is not None:
+            return found
+        known = decided(spot)
+        if known is not None:
+            self.seen[key] = known
+            return known
+        self.budget -= 1
+        if self.budget < 0:
+            raise OutOfBudget
+        on_table = sum(1 for suit in spot[1] if suit[3])
+        if self.mine:
+            best = -1.0
+            if on_table:
+                best = 1.0 - self.passed(swapped(*spot, banking=True))
+            if on_table < CAP and best < 1.0:
+                best = max(best, self.draw(spot, best))
+        elif hard_banks(spot):
+            best = 1.0 - self.passed(swapped(*spot, banking=True))
+        else:
+            best = self.draw(spot)
+        self.seen[key] = best
+        return best
+
+    def passed(self, spot: Spot) -> float:
+        """The value of `spot` for the other player, whose turn it now is."""
+        self.mine = not self.mine
+        try:
+            return self.value(spot)
+        finally:
+            self.mine = not self.mine
+
+    def lost(
+        self,
+        base: int,
+        suits: list[Suit] | tuple[Suit, ...],
+        fools: int,
+        death: int,
+        left: int,
+        full: bool = False,
+    ) -> float:
+        self.mine = not self.mine
+        try:
+            return super().lost(base, suits, fools, death, left, full)
+        finally:
+            self.mine = not self.mine
+
+    def steals(
+        self,
+        base: int,
+        suits: tuple[Suit, ...],
+        fools: int,
+        death: int,
+        left: int,
+        full: bool = False,
+    ) -> dict[int, float]:
+        """My steals, each valued; for classic, only the one it would take (ties averaged)."""
+        options = super().steals(base, suits, fools, death, left, full)
+        if self.mine or not options:
+            return options
+        scored: dict[int, int] = {}
+        for index in options:
+            mine, theirs, _, table = suits[index]
+            if table:  # it would bust its own table: worth 0 to it, taken only if nothing else
+                continue
+            stolen = theirs[0]
+            after = theirs[1] if len(theirs) > 1 else 0
+            scored[index] = max(0, stolen - top(mine)) + stolen - after
+        if not scored:
+            return {NO_STEAL: sum(options.values()) / len(options)}
+        most = max(scored.values())
+        ties = [index for index, value in scored.items() if value == most]
+        return {ties[0]: sum(options[index] for index in ties) / len(ties)}
+
+    def options(
+        self, suits: list[Suit], fools: int, death: int, left: int, steal_pending: bool, budget: int
+    ) -> dict[int, float]:
+        """The exact value of everything I may do (suits in real order), classic replying.
+
+        Raises OutOfBudget if that takes more than `budget` positions.
+        """
+        self.mine = True
+        if steal_pending:
+            return super().options(suits, fools, death, left, steal_pending, budget)
+        self.budget = budget
+        spot = settle(0, suits, fools, death, left)
+        on_table = sum(1 for suit in suits if suit[3])
+        found: dict[int, float] = {}
+        if on_table:
+            found[BANK] = 1.0 - self.passed(swapped(*spot, banking=True))
+        if on_table < CAP:
+            found[DRAW] = self.draw(spot)
+        return found
