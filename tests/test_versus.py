@@ -23,6 +23,7 @@ from somnium_desktop.game.bots.classic import ClassicBot
 from somnium_desktop.game.bots.endgame import BANK, DRAW, Endgame, settle
 from somnium_desktop.game.bots.model import SUITS, Position
 from somnium_desktop.game.bots.versus import AgainstHard, hard_banks
+from somnium_desktop.game.cards import score
 
 HARD = ClassicBot(8, 50)
 
@@ -42,11 +43,19 @@ def option_value(state: GameState, action: Action, me: int) -> float:
 
 
 def against_hard(state: GameState, me: int) -> float:
-    """My share with me at my best and the other seat played by the real classic-8-50 bot."""
+    """My share with me at my best and the other seat played by the real classic-8-50 bot (its
+    steals among equals averaged: it picks one at random)."""
     if state.over:
         return 1.0 if state.winner == me else 0.5 if state.winner is None else 0.0
     if state.turn != me:
-        return option_value(state, HARD.choose(view_of(state), state.turn), me)
+        view = view_of(state)
+        if view.steal_pending:
+            values = HARD.steal_values(view, state.turn)
+            safe = [s for s in values if s not in view.table_suits] or list(values)
+            best = max(values[s] for s in safe)
+            ties = [s for s in safe if values[s] == best]
+            return sum(option_value(state, Steal(s), me) for s in ties) / len(ties)
+        return option_value(state, HARD.choose(view, state.turn), me)
     return max(
         option_value(state, action, me)
         for action in legal_actions(state, me)
@@ -84,10 +93,10 @@ def options(solver: Endgame, state: GameState) -> dict[int, float]:
     return solver.options(suits, pos.fools, pos.death, pos.left, view.steal_pending, 10**9)
 
 
-def test_every_option_is_valued_as_playing_the_real_classic_bot_values_it() -> None:
-    # No Fool left: then the solver's model of classic is exact (a steal would add to what its
-    # banking is worth, which the model leaves out).
-    positions = endgames(5, 30, fools=False)
+@pytest.mark.parametrize("fools", [False, True])
+def test_every_option_is_valued_as_playing_the_real_classic_bot_values_it(fools: bool) -> None:
+    # With fools, every position has a Fool still to come: steals, the opponent's among them.
+    positions = endgames(5, 30, fools)
     for state in positions:
         me = state.turn
         for key, value in options(AgainstHard(), state).items():
@@ -99,7 +108,7 @@ def test_every_option_is_valued_as_playing_the_real_classic_bot_values_it() -> N
 
 def test_the_model_of_classic_banks_where_the_real_bot_banks() -> None:
     # Every decision of the real bot in the last 12 cards of its games, Fools or not.
-    checked = 0
+    checked = stole = 0
     for seed in range(40):
         state = new_game(seed)
         bots = (HARD, ClassicBot(3, 40, seed))
@@ -114,11 +123,14 @@ def test_the_model_of_classic_banks_where_the_real_bot_banks() -> None:
                     for s in range(SUITS)
                 ]
                 spot = settle(0, suits, pos.fools, pos.death, pos.left)
-                if not view.stolen:  # what its steals took counts only for the real bot
-                    assert hard_banks(spot) == (action == EndTurn()), view
-                    checked += 1
+                victim = view.banks[1]
+                taken = score((*victim, *view.stolen)) - score(victim)
+                assert hard_banks(spot, taken) == (action == EndTurn()), view
+                checked += 1
+                stole += bool(view.stolen)
             state, _ = apply(state, state.turn, action)
     assert checked > 100
+    assert stole > 0
 
 
 def test_against_classic_every_option_is_worth_at_least_its_value_against_best_play() -> None:

@@ -5,10 +5,8 @@ best of banking, drawing and each steal) but at the opponent's turns it follows 
 ("hard", classic.py) would do: its bank-or-draw ladder with the endgame variant, and its steals
 by its own values (ties averaged, as it picks among them at random). It is the best reply to
 that player, which is the expert's model of its opponent in the last cards.
-
-One thing the canonical positions cannot carry: classic counts what its steals took this turn
-into what banking is worth; here a steal adds nothing to it, so after a steal the model has it
-draw a little longer than it would.
+What classic's steals took this turn counts in what its banking is worth (classic.py's extra),
+so the solver carries it along the opponent's turn.
 """
 
 from __future__ import annotations
@@ -39,8 +37,9 @@ INTELLIGENCE, AGGRESSION = LEVEL_SETTINGS["hard"]
 NO_STEAL = -99  # the option key for "every steal alike" (none open that keeps the table)
 
 
-def hard_banks(spot: Spot) -> bool:
-    """Whether classic-8-50, to move in `spot` (no steal pending), banks rather than draws."""
+def hard_banks(spot: Spot, taken: int = 0) -> bool:
+    """Whether classic-8-50, to move in `spot` (no steal pending), banks rather than draws;
+    `taken` is what its steals took off the other's score this turn."""
     base, suits, fools, death, left = spot
     on_table = sum(1 for suit in suits if suit[3])
     if not on_table:
@@ -48,7 +47,7 @@ def hard_banks(spot: Spot) -> bool:
     if on_table >= CAP:
         return True
     good, bad = 10 * fools, 10 * death  # it remembers every card at intelligence 8
-    extra = 0
+    extra = taken
     lead = base
     reach = STEAL_SWING * fools
     for mine, theirs, mask, table in suits:
@@ -70,6 +69,11 @@ def hard_banks(spot: Spot) -> bool:
     return ClassicBot.ladder(chance, extra, aggression)
 
 
+def next_of(stack: tuple[int, ...]) -> int:
+    """A bank's next card in a suit, under its top (0 if none)."""
+    return stack[1] if len(stack) > 1 else 0
+
+
 class AgainstHard(Endgame):
     """Exact values for me (the player to move at the root) against classic-8-50's rules.
 
@@ -79,8 +83,9 @@ class AgainstHard(Endgame):
 
     def __init__(self) -> None:
         super().__init__()
-        self.seen: dict[tuple[Spot, bool], float] = {}
+        self.seen: dict[tuple[Spot, bool, int], float] = {}
         self.mine = True
+        self.taken = 0  # what the opponent's steals took off my score this turn
 
     @property
     def nodes(self) -> int:
@@ -88,7 +93,7 @@ class AgainstHard(Endgame):
 
     def value(self, spot: Spot) -> float:
         """The mover's share: my best if it is me, else what classic's rules get."""
-        key = (spot, self.mine)
+        key = (spot, self.mine, self.taken)
         found = self.seen.get(key)
         if found is not None:
             return found
@@ -106,7 +111,7 @@ class AgainstHard(Endgame):
                 best = 1.0 - self.passed(swapped(*spot, banking=True))
             if on_table < CAP and best < 1.0:
                 best = max(best, self.draw(spot, best))
-        elif hard_banks(spot):
+        elif hard_banks(spot, self.taken):
             best = 1.0 - self.passed(swapped(*spot, banking=True))
         else:
             best = self.draw(spot)
@@ -115,11 +120,12 @@ class AgainstHard(Endgame):
 
     def passed(self, spot: Spot) -> float:
         """The value of `spot` for the other player, whose turn it now is."""
-        self.mine = not self.mine
+        mine, taken = self.mine, self.taken
+        self.mine, self.taken = not mine, 0
         try:
             return self.value(spot)
         finally:
-            self.mine = not self.mine
+            self.mine, self.taken = mine, taken
 
     def lost(
         self,
@@ -130,11 +136,12 @@ class AgainstHard(Endgame):
         left: int,
         full: bool = False,
     ) -> float:
-        self.mine = not self.mine
+        mine, taken = self.mine, self.taken
+        self.mine, self.taken = not mine, 0
         try:
             return super().lost(base, suits, fools, death, left, full)
         finally:
-            self.mine = not self.mine
+            self.mine, self.taken = mine, taken
 
     def steals(
         self,
@@ -146,22 +153,49 @@ class AgainstHard(Endgame):
         full: bool = False,
     ) -> dict[int, float]:
         """My steals, each valued; for classic, only the one it would take (ties averaged)."""
-        options = super().steals(base, suits, fools, death, left, full)
-        if self.mine or not options:
-            return options
+        if self.mine:
+            return super().steals(base, suits, fools, death, left, full)
+        full = full or not fools
+        open_ = [index for index, suit in enumerate(suits) if suit[1]]
+        if not open_:
+            return {}
         scored: dict[int, int] = {}
-        for index in options:
+        for index in open_:
             mine, theirs, _, table = suits[index]
-            if table:  # it would bust its own table: worth 0 to it, taken only if nothing else
-                continue
-            stolen = theirs[0]
-            after = theirs[1] if len(theirs) > 1 else 0
-            scored[index] = max(0, stolen - top(mine)) + stolen - after
-        if not scored:
-            return {NO_STEAL: sum(options.values()) / len(options)}
-        most = max(scored.values())
-        ties = [index for index, value in scored.items() if value == most]
-        return {ties[0]: sum(options[index] for index in ties) / len(ties)}
+            if not table:  # a suit on its table would bust it: worth 0, taken only if nothing else
+                scored[index] = max(0, theirs[0] - top(mine)) + theirs[0] - next_of(theirs)
+        if scored:
+            most = max(scored.values())
+            ties = [index for index, value in scored.items() if value == most]
+        else:
+            ties = open_
+        total = 0.0
+        for index in ties:
+            total += self.steal(base, suits, index, fools, death, left, full)
+        return {ties[0] if scored else NO_STEAL: total / len(ties)}
+
+    def steal(
+        self,
+        base: int,
+        suits: tuple[Suit, ...],
+        index: int,
+        fools: int,
+        death: int,
+        left: int,
+        full: bool,
+    ) -> float:
+        """The opponent's steal from suits[index], what it took counted for the rest of its turn."""
+        mine, theirs, mask, table = suits[index]
+        if table:
+            changed = list(suits)
+            changed[index] = (mine, theirs[1:], mask, table)
+            return self.lost(base, changed, fools, death, left, full)
+        self.taken += theirs[0] - next_of(theirs)
+        try:
+            stolen = (mine, theirs[1:], mask, theirs[0])
+            return self.goes_on(base, suits, index, stolen, fools, death, left, full)
+        finally:
+            self.taken -= theirs[0] - next_of(theirs)
 
     def options(
         self, suits: list[Suit], fools: int, death: int, left: int, steal_pending: bool, budget: int
@@ -170,7 +204,7 @@ class AgainstHard(Endgame):
 
         Raises OutOfBudget if that takes more than `budget` positions.
         """
-        self.mine = True
+        self.mine, self.taken = True, 0
         if steal_pending:
             return super().options(suits, fools, death, left, steal_pending, budget)
         self.budget = budget
