@@ -14,7 +14,10 @@ squared error of the real final margin as weight * variance + per_fool * Fools l
 - the log loss of the results under SPREAD alone, under the fitted spread (scaled), and under
   the spread model.py uses now.
 model.py's CARD_WEIGHT, FOOL_VARIANCE, DEATH_VARIANCE and REST_VARIANCE are the scaled fit of
-classic self-play (`--games 4000`, bands of 3 cards), smoothed by hand.
+classic self-play (`--games 4000`, bands of 3 cards), smoothed by hand. The least squares are
+unconstrained: with few games a weight can come out negative (the fitted spread is then floored,
+and its loss can be worse than SPREAD's), and past 30 cards or so the Fools and Death left hardly
+vary, so their terms and `rest` cannot be told apart there.
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ def fit(rows: list[Row], width: int) -> None:
         low = band * width
         w = weights
         print(
-            f"{low:2d}-{low + width - 1:2d}  {len(part):9d}  {w[0]:6.2f}  {w[1]:8.1f}  "
+            f"{low:2d}-{min(54, low + width - 1):2d}  {len(part):9d}  {w[0]:6.2f}  {w[1]:8.1f}  "
             f"{w[2]:9.1f}  {w[3]:5.1f}  {scale:5.2f}   "
             + "  ".join(f"{loss / len(part):.4f}" for loss in losses)
         )

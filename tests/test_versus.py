@@ -19,13 +19,13 @@ from somnium_desktop.game import (
     new_game,
     view_of,
 )
-from somnium_desktop.game.bots.classic import ClassicBot
+from somnium_desktop.game.bots.classic import LEVEL_SETTINGS, ClassicBot
 from somnium_desktop.game.bots.endgame import BANK, DRAW, Endgame, settle
 from somnium_desktop.game.bots.model import SUITS, Position
 from somnium_desktop.game.bots.versus import AgainstHard, hard_banks
 from somnium_desktop.game.cards import score
 
-HARD = ClassicBot(8, 50)
+HARD = ClassicBot(*LEVEL_SETTINGS["hard"])  # the level the solver models
 
 
 def option_value(state: GameState, action: Action, me: int) -> float:
@@ -96,10 +96,11 @@ def options(solver: Endgame, state: GameState) -> dict[int, float]:
 @pytest.mark.parametrize("fools", [False, True])
 def test_every_option_is_valued_as_playing_the_real_classic_bot_values_it(fools: bool) -> None:
     # With fools, every position has a Fool still to come: steals, the opponent's among them.
-    positions = endgames(5, 30, fools)
-    for state in positions:
+    # One solver for all the positions, as the expert keeps it from decision to decision.
+    solver = AgainstHard()
+    for state in endgames(6 if fools else 5, 40 if fools else 30, fools):
         me = state.turn
-        for key, value in options(AgainstHard(), state).items():
+        for key, value in options(solver, state).items():
             action: Action = (
                 EndTurn() if key == BANK else Draw() if key == DRAW else Steal(Suit(key))
             )

@@ -144,7 +144,8 @@ def largest_drops(stacks: list[Stack], fools: int) -> int:
 
 @cache
 def _steps(stack: Stack) -> tuple[int, ...]:
-    """What each steal in turn would take off a stack's top, largest first."""
+    """What each steal in turn would take off a stack's top, the largest three (there are only
+    three Fools), largest first."""
     steps = (v - (stack[i + 1] if i + 1 < len(stack) else 0) for i, v in enumerate(stack))
     return tuple(sorted(steps, reverse=True)[:3])
 

@@ -191,12 +191,13 @@ SPREAD = curve(
 # lot, and a Fool can swing a 7 either way. So the squared spread is CARD_WEIGHT times the
 # variance of the suits' final tops (each unseen card landing as the shares above say), plus
 # FOOL_VARIANCE per Fool left, DEATH_VARIANCE if Death is left and REST_VARIANCE.
-# benchmarks/spread.py fits these (least squares on the squared errors of the margin) on the same
-# classic self-play positions as the curves above, scaled so that their mean at each number of
-# cards left is still SPREAD squared. On the positions the expert judges (its own turn ends
-# against classic-8-50) they predict the result better than SPREAD alone from 3 to 23 cards left.
-# Paired with SPREAD alone against classic-8-50, on 6,000 deals (100,000-105,999): 57.1% -> 58.1%
-# and 59.7% -> 60.0% of decisive games, 668 games changed, 359 better and 309 worse.
+# `python -m benchmarks.spread` fits these (least squares on the squared errors of the margin) on
+# classic self-play (4,000 games, deals from 200,000 on), scaled so that their mean at each
+# number of cards left is still SPREAD squared; smoothed by hand. Past 30 cards or so the Fools
+# and Death are nearly always all still to come, so there the split between their terms and
+# REST_VARIANCE is not really fitted. The fitted spread predicts results better from 3 to 23
+# cards left. Paired with SPREAD alone against classic-8-50 it changed 668 of 6,000 fresh deals:
+# 359 better, 309 worse (deals 100,000-101,999: 59.7% -> 60.0%; 102,000-105,999: 57.1% -> 58.1%).
 CARD_WEIGHT = curve(
     (
         (1, 0.1),

@@ -15,8 +15,6 @@ How it decides (it sees only the public view, never the deck order):
   nothing left can touch).
 - A steal is judged the same way: what the stolen card adds to its table (and whether it busts
   it), and what losing it does to the opponent's outlook.
-- It banks when the next card surely ends the turn for nothing (no Fool left, every card left
-  Death or of a suit on its table).
 - When banking now wins whatever comes (the opponent could not even draw level with the best
   unseen card of every suit and each Fool left stealing my most), it banks: the model's spread
   would still value such a position below a sure thing and sometimes gamble on.
@@ -360,7 +358,7 @@ class StrongBot:
             return Steal(Suit(best_steal(options, bits_of(pos.table))))
         if not pos.table:
             return Draw()
-        if len(pos.table) >= SUITS or sure_win_banking(pos) or sure_bust(pos):
+        if len(pos.table) >= SUITS or sure_win_banking(pos):
             return EndTurn()
         stay, go = TurnSearch(pos, self.depth).bank_or_draw()
         return Draw() if go > stay else EndTurn()
@@ -392,16 +390,6 @@ def sure_win_banking(pos: Position) -> bool:
     mine = banked(pos.mine, pos.table)
     suits = [(pos.theirs[s], mine[s], pos.masks[s], 0) for s in range(SUITS)]
     return decided(settle(0, suits, pos.fools, pos.death, pos.left)) == 0.0
-
-
-def sure_bust(pos: Position) -> bool:
-    """Whether the next card surely ends the turn for nothing: no Fool is left, and every card
-    left is Death or of a suit on the table. (Far behind, the value model can rate the wider
-    spread after such a bust above the few points banked: a tail artefact, not a plan.)"""
-    on_table = bits_of(pos.table)
-    return not pos.fools and all(
-        not mask for suit, mask in enumerate(pos.masks) if not on_table >> suit & 1
-    )
 
 
 def best_steal(options: dict[int, float], on_table: int) -> int:

@@ -34,6 +34,10 @@ from .endgame import (
 )
 
 INTELLIGENCE, AGGRESSION = LEVEL_SETTINGS["hard"]
+if INTELLIGENCE != 8 or AGGRESSION < 50:
+    # hard_banks() and the steal values below are classic at intelligence 8 (every card
+    # remembered, steals counted, the endgame variant) with no lone-card term (aggression >= 50).
+    raise RuntimeError("versus.py models classic at intelligence 8 and aggression 50 or more")
 NO_STEAL = -99  # the option key for "every steal alike" (none open that keeps the table)
 
 
@@ -77,8 +81,9 @@ def next_of(stack: tuple[int, ...]) -> int:
 class AgainstHard(Endgame):
     """Exact values for me (the player to move at the root) against classic-8-50's rules.
 
-    The memo keys each position by whose turn it is (mine or the opponent's): the same position
-    is worth different things to a player at its best and to one following fixed rules.
+    The memo keys each position by whose turn it is (mine or the opponent's: the same position
+    is worth different things to a player at its best and to one following fixed rules) and by
+    what the opponent's steals took this turn (it changes where classic banks).
     """
 
     def __init__(self) -> None:
