@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -23,18 +24,22 @@ from somnium_desktop.game.bots.classic import ClassicBot
 from somnium_desktop.game.bots.endgame import BANK, DRAW, Endgame, OutOfBudget, settle
 from somnium_desktop.game.bots.model import SUITS, Position
 
+Judge = Callable[[GameState, int], float]  # a position's worth to player `me`
 
-def option_value(state: GameState, action: Action, me: int) -> float:
-    """My share after `action`; a draw averages over every distinct next card, by its count."""
+
+def option_value(state: GameState, action: Action, me: int, judge: Judge | None = None) -> float:
+    """My share after `action`, each position after it judged by `judge` (by default both at
+    their best); a draw averages over every distinct next card, by its count."""
+    judge = judge or brute_force
     seat = state.turn
     if not isinstance(action, Draw):
-        return brute_force(apply(state, seat, action)[0], me)
+        return judge(apply(state, seat, action)[0], me)
     total = 0.0
     for card in set(state.deck):
         rest = list(state.deck)
         rest.remove(card)
         after, _ = apply(replace(state, deck=(card, *rest)), seat, action)
-        total += state.deck.count(card) * brute_force(after, me)
+        total += state.deck.count(card) * judge(after, me)
     return total / len(state.deck)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from somnium_desktop.game import (
@@ -25,21 +23,14 @@ from somnium_desktop.game.bots.model import SUITS, Position
 from somnium_desktop.game.bots.versus import AgainstHard, hard_banks
 from somnium_desktop.game.cards import score
 
+from .test_endgame import option_value as endgame_option_value
+
 HARD = ClassicBot(*LEVEL_SETTINGS["hard"])  # the level the solver models
 
 
 def option_value(state: GameState, action: Action, me: int) -> float:
-    """My share after `action`; a draw averages over every distinct next card, by its count."""
-    seat = state.turn
-    if not isinstance(action, Draw):
-        return against_hard(apply(state, seat, action)[0], me)
-    total = 0.0
-    for card in set(state.deck):
-        rest = list(state.deck)
-        rest.remove(card)
-        after, _ = apply(replace(state, deck=(card, *rest)), seat, action)
-        total += state.deck.count(card) * against_hard(after, me)
-    return total / len(state.deck)
+    """My share after `action`, the real bot playing the other seat."""
+    return endgame_option_value(state, action, me, against_hard)
 
 
 def against_hard(state: GameState, me: int) -> float:
