@@ -5,6 +5,7 @@ best of banking, drawing and each steal) but at the opponent's turns it follows 
 ("hard", classic.py) would do: its bank-or-draw ladder with the endgame variant, and its steals
 by its own values (ties averaged, as it picks among them at random). It is the best reply to
 that player, which is the expert's model of its opponent in the last cards.
+
 What classic's steals took this turn counts in what its banking is worth (classic.py's extra),
 so the solver carries it along the opponent's turn.
 """
