@@ -211,11 +211,16 @@ class Endgame:
         best = -1.0
         on_table = sum(1 for s in spot[1] if s[3])
         if on_table:
-            best = 1.0 - self.value(swapped(*spot, banking=True))
+            best = 1.0 - self.passed(swapped(*spot, banking=True))
         if on_table < CAP and best < 1.0:
             best = max(best, self.draw(spot, best))
         self.memo[spot] = best
         return best
+
+    def passed(self, spot: Spot) -> float:
+        """The value of `spot` for the other player, whose turn it now is (a hook for solvers
+        that play the two sides differently)."""
+        return self.value(spot)
 
     def lost(
         self,
@@ -234,8 +239,8 @@ class Endgame:
             return share(final_margin(base, suits, banking=False))
         if full:
             cleared = [(theirs, mine, mask, 0) for mine, theirs, mask, _ in suits]
-            return 1.0 - self.value(settle(-base, cleared, fools, death, left))
-        return 1.0 - self.value(swapped(base, suits, fools, death, left, banking=False))
+            return 1.0 - self.passed(settle(-base, cleared, fools, death, left))
+        return 1.0 - self.passed(swapped(base, suits, fools, death, left, banking=False))
 
     def goes_on(
         self,
@@ -362,7 +367,7 @@ class Endgame:
         on_table = sum(1 for s in suits if s[3])
         found: dict[int, float] = {}
         if on_table:
-            found[BANK] = 1.0 - self.value(swapped(*spot, banking=True))
+            found[BANK] = 1.0 - self.passed(swapped(*spot, banking=True))
         if on_table < CAP:
             found[DRAW] = self.draw(spot)
         return found

@@ -20,16 +20,13 @@ from .classic import (
     ClassicBot,
 )
 from .endgame import (
-    BANK,
     CAP,
-    DRAW,
     LOW,
     Endgame,
     OutOfBudget,
     Spot,
     Suit,
     decided,
-    settle,
     swapped,
     top,
 )
@@ -125,27 +122,12 @@ class AgainstHard(Endgame):
         return best
 
     def passed(self, spot: Spot) -> float:
-        """The value of `spot` for the other player, whose turn it now is."""
+        """The value of `spot` for the other player, whose turn it now is: the other side's
+        rules, and nothing taken yet in the new turn."""
         mine, taken = self.mine, self.taken
         self.mine, self.taken = not mine, 0
         try:
             return self.value(spot)
-        finally:
-            self.mine, self.taken = mine, taken
-
-    def lost(
-        self,
-        base: int,
-        suits: list[Suit] | tuple[Suit, ...],
-        fools: int,
-        death: int,
-        left: int,
-        full: bool = False,
-    ) -> float:
-        mine, taken = self.mine, self.taken
-        self.mine, self.taken = not mine, 0
-        try:
-            return super().lost(base, suits, fools, death, left, full)
         finally:
             self.mine, self.taken = mine, taken
 
@@ -211,14 +193,4 @@ class AgainstHard(Endgame):
         Raises OutOfBudget if that takes more than `budget` positions.
         """
         self.mine, self.taken = True, 0
-        if steal_pending:
-            return super().options(suits, fools, death, left, steal_pending, budget)
-        self.budget = budget
-        spot = settle(0, suits, fools, death, left)
-        on_table = sum(1 for suit in suits if suit[3])
-        found: dict[int, float] = {}
-        if on_table:
-            found[BANK] = 1.0 - self.passed(swapped(*spot, banking=True))
-        if on_table < CAP:
-            found[DRAW] = self.draw(spot)
-        return found
+        return super().options(suits, fools, death, left, steal_pending, budget)
