@@ -19,6 +19,12 @@ worse); the plain logistic stand-in for the erf (a = 1.702, no features), the fl
 the hand-made steal guard did, and what predicts a result from a turn end need not separate two
 choices within a turn. The bot-side code (per-suit exposures updated incrementally in TurnSearch,
 about 1.6-2.2x the search's CPU time) is in commit 418bb1e.
+
+Also tried and not kept: a squared spread 1.7 times wider where I am behind (the expert's results
+against classic-8-50 stray wider when it trails; on its turn ends in 3,000 games from deal 300,000
+the log loss went 0.4339 -> 0.4298 at 13-16 cards left). Over 9,000 fresh deals against
+classic-8-50 it changed 1,276 games, 653 better and 623 worse, and on benchmarks/bots.py's deals it
+won 58.7% against 59.8% (docs/bots.md).
 """
 
 from __future__ import annotations

@@ -36,7 +36,9 @@ changed the very same games, so the searched opponent turn almost always agrees 
 Also measured on deals 0-599 against classic-8-50 (59.9% of decisive games unchanged): an endgame
 BUDGET of 30,000 changed 13 games (59.5%); drawing whenever drawing is within 0.01 of banking
 58.8% (165 games changed), banking within 0.01 54.0% (183): the bank-or-draw line sits where
-the wins are.
+the wins are. On 3,000 fresh deals: a BUDGET of 10,000 changed 52 games (28 better, 24 worse),
+an ENDGAME of 9 changed 3 (the solve from 9 cards nearly always runs out of budget), and a DEPTH
+of 3 changed 23 (15 better, 8 worse) at 6x the median decision time.
 """
 
 from __future__ import annotations
