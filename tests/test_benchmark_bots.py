@@ -74,3 +74,27 @@ def test_regret_is_nil_where_the_expert_solves_and_shows_where_classic_errs() ->
     assert sum(line.wrong for line in weakest.lines.values()) > 0
     assert sum(line.regret for line in weakest.lines.values()) > 0.01
     assert "bank-or-draw" in regret.report(("classic-0-0", "classic-8-50"), weakest, 1.0)
+
+
+def test_judged_against_classics_rules_the_expert_gives_nothing_away_where_it_solves() -> None:
+    """The expert solves the last cards against classic-8-50's own rules, so judged by that
+    solve it loses nothing there; classic at its weakest still does."""
+    lefts = frozenset({3, 4, 5})
+    expert = regret.measure(("expert", "classic-8-50"), range(20), 0, lefts, 300_000, "classic")
+    weakest = regret.measure(
+        ("classic-0-0", "classic-8-50"), range(20), 0, lefts, 300_000, "classic"
+    )
+    assert sum(line.decisions for line in expert.lines.values()) >= 10
+    assert all(line.unsolved == 0 for line in expert.lines.values())
+    assert sum(line.regret for line in expert.lines.values()) == pytest.approx(0.0, abs=1e-9)
+    assert sum(line.regret for line in weakest.lines.values()) > 0.01
+    assert "classic-8-50's rules" in regret.report(("expert", "hard"), expert, 1.0, "classic")
+
+
+def test_judging_against_classic_needs_classic_as_the_opponent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        regret.main(["--against", "classic", "--opponent", "easy", "--games", "1"])
+    assert stopped.value.code == 2
+    assert "--opponent is easy" in capsys.readouterr().err
