@@ -159,10 +159,10 @@ def run(
 
 
 def report(pair: tuple[str, str], found: Regret, seconds: float, against: str = "best") -> str:
-    judge = "classic-8-50's rules" if against == "classic" else "a perfect opponent"
+    judge = "playing by classic-8-50's rules" if against == "classic" else "at its best"
     lines = [
         f"{pair[0]} vs {pair[1]}: {found.games} games in {seconds:.0f} s; regret in win share "
-        f"against the exact solve, the opponent playing as {judge}",
+        f"against the exact solve, the opponent {judge}",
         "left  decision      judged  wrong  regret/decision  regret/game  unsolved",
     ]
     for (left, kind), line in sorted(found.lines.items()):
