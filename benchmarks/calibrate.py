@@ -1,7 +1,7 @@
 """Fit the strong bot's value model (model.py) on recorded games and print the fitted curves.
 
-    python benchmarks/calibrate.py --games 1500                      # expert vs classic-8-50
-    python benchmarks/calibrate.py --pair classic-8-50:classic-8-50  # classic self-play
+    python -m benchmarks.calibrate --games 1500                      # expert vs classic-8-50
+    python -m benchmarks.calibrate --pair classic-8-50:classic-8-50  # classic self-play
 
 Plays the pairing (deals from seed 50,000 on, away from benchmarks/bots.py's deals), records every
 turn boundary where the SECOND player is about to move (for expert:X, the positions the expert's

@@ -1,9 +1,9 @@
 """Fit an outcome-trained correction to the strong bot's value model (model.outlook) and print it.
 
-    python benchmarks/correction.py record --pair expert:classic-8-50 --games 2000 --out /tmp/e.pkl
-    python benchmarks/correction.py record --pair classic-8-50:classic-8-50 \
+    python -m benchmarks.correction record --pair expert:classic-8-50 --games 2000 --out /tmp/e.pkl
+    python -m benchmarks.correction record --pair classic-8-50:classic-8-50 \
         --games 4000 --out /tmp/c.pkl
-    python benchmarks/correction.py fit /tmp/e.pkl /tmp/c.pkl
+    python -m benchmarks.correction fit /tmp/e.pkl /tmp/c.pkl
 
 `record` plays a pairing on deals from seed 50,000 on (away from benchmarks/bots.py's deals) and
 keeps every turn end (the other player about to move, cards left in the deck) with how the game
