@@ -23,6 +23,7 @@ def documented() -> list[tuple[str, list[str]]]:
     for path in BENCHMARKS:
         doc = ast.get_docstring(ast.parse(path.read_text())) or ""
         for match in COMMAND.finditer(doc):
+            args: tuple[str, ...]
             if match.group(2):
                 args = ("-m", f"benchmarks.{match.group(2)}")
             else:
