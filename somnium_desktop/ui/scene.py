@@ -391,9 +391,20 @@ class TableScene(QGraphicsScene):
         self._set_busy(False)
 
     def _step_finished(self) -> None:
+        self._retire(self._current)
         self._current = None
         self._finish_step()
         self._run_next()
+
+    def _retire(self, animation: QAbstractAnimation | None) -> None:
+        """Let Qt delete a move once control is back in the event loop.
+
+        The groups are made without a parent, so Python's reference is their only owner: dropped
+        inside the group's own `finished` signal, it deleted the group while Qt was still in it,
+        and an animated game crashed within a few turns."""
+        if animation is not None:
+            animation.setParent(self)
+            animation.deleteLater()
 
     def _finish_step(self) -> None:
         finalizers, self._finalizers = self._finalizers, []
@@ -406,6 +417,7 @@ class TableScene(QGraphicsScene):
         if current is not None:
             current.finished.disconnect(self._step_finished)
             current.stop()
+            self._retire(current)
             self._finish_step()
             self._snap()
             if self._queue:
@@ -424,6 +436,7 @@ class TableScene(QGraphicsScene):
         if current is not None:
             current.finished.disconnect(self._step_finished)
             current.stop()
+            self._retire(current)
         self._finish_step()
         self._set_busy(False)
 

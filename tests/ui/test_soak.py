@@ -25,3 +25,19 @@ def test_an_animated_table_survives_thousands_of_paints() -> None:
     figures = json.loads(run.stdout.strip().splitlines()[-1])
     assert figures["paints"] >= 1500, figures
     assert figures["none_low"] >= figures["none_start"] - 50, figures
+
+
+@pytest.mark.slow
+def test_animated_offline_games_play_to_the_end() -> None:
+    """With motion on (the default), whole games through the app's window and event loop.
+    Each move's animation group used to be freed inside its own `finished` signal: the app
+    crashed (SIGSEGV) within a few turns of every game."""
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.ui.soak_game", "2", "8", "90"],
+        capture_output=True, text=True, timeout=150, env=env, cwd=ROOT,
+    )
+    assert run.returncode == 0, f"the app died: {run.returncode}\n{run.stderr[-3000:]}"
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    assert figures["games"] == 2, figures
+    assert figures["events"] >= 100, figures
