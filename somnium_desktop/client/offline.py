@@ -85,6 +85,14 @@ class OfflineGame(TableSource):
         return f"{self._seed:08x}"
 
     @property
+    def id_label(self) -> str:
+        return "Deal"  # the seed: nobody else can join or watch a game on this computer
+
+    @property
+    def shares_id(self) -> bool:
+        return False
+
+    @property
     def seed(self) -> int:
         return self._seed
 

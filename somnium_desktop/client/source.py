@@ -49,6 +49,16 @@ class TableSource(QObject):
         raise NotImplementedError
 
     @property
+    def id_label(self) -> str:
+        """What the table calls game_id; "Game id" when others can join or watch by it."""
+        return "Game id"
+
+    @property
+    def shares_id(self) -> bool:
+        """Whether game_id is worth copying: another player can join or watch by it."""
+        return True
+
+    @property
     def names(self) -> tuple[str, str]:
         """The two players' names, by seat."""
         raise NotImplementedError

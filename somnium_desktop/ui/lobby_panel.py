@@ -297,6 +297,11 @@ class LobbyPanel(QFrame):
         self.name_field.setMaxLength(60)
         self.opponent = QComboBox()
         self.opponent.setAccessibleName("Opponent")
+        # It gives way on a narrow column (its entries elide) so Create game keeps its words.
+        self.opponent.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.opponent.setMinimumContentsLength(12)
         self.set_levels([])
         self.create_button = QPushButton("Crea&te game")
         self.create_button.setObjectName("primaryButton")

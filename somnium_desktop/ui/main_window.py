@@ -32,6 +32,7 @@ E — end your turn and bank the table<br>
 1 … 9, 0 — after a Fool, steal Angels … Demons<br>
 ← → then Enter — after a Fool, pick a suit to steal and steal it<br>
 R — rematch, once the game is over<br>
+Esc — put the result away, to look over the final table<br>
 Alt+C — concede (asks first)<br>
 Ctrl+N — new offline game at the level picked on the right<br>
 Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
@@ -80,7 +81,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.table)
         splitter.addWidget(self.column)
         splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 0)
+        splitter.setStretchFactor(1, 0)  # until the column is filled (complete_column)
         splitter.setCollapsible(0, False)
         splitter.setSizes([840, 440])
         self.splitter = splitter
@@ -114,6 +115,16 @@ class MainWindow(QMainWindow):
         self.column.addWidget(self.lobby_panel)
         self.column.addWidget(self.panel)
         self.column.setSizes([460, 340])
+        # From now on both give way as the window narrows (the column down to its minimum), so
+        # that on a small screen the table is not squeezed to its own minimum first.
+        sizes = self.splitter.sizes()
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes(sizes)  # not a pixel of the table's first frame moves
+        from .typing_guard import TypingGuard, guard_typing
+
+        self.typing_guard = TypingGuard(self)
+        guard_typing(self.column, self.typing_guard)
         self.new_game_action.setEnabled(bool(self.panel.levels))
 
     def _make_menus(self) -> None:

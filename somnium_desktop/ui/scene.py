@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -155,6 +155,27 @@ def _rounded(rect: QRectF, radius: float) -> QPainterPath:
 
 
 Step = Callable[[], QAbstractAnimation | None]
+
+
+def pile_text(cards: Iterable[Card]) -> str:
+    """Cards by suit, one line each ("Angels: 3 5 7"), then the Fools and Death; "none" if
+    there are none."""
+    values: dict[Suit, list[int]] = {}
+    fools = death = 0
+    for card in cards:
+        if card.suit is not None:
+            values.setdefault(card.suit, []).append(card.value)
+        elif card.kind is Kind.FOOL:
+            fools += 1
+        else:
+            death += 1
+    lines = [f"{suit.label}: {' '.join(map(str, sorted(values[suit])))}"
+             for suit in Suit if suit in values]
+    if fools:
+        lines.append("1 Fool" if fools == 1 else f"{fools} Fools")
+    if death:
+        lines.append("Death")
+    return "\n".join(lines) or "none"
 
 
 class TableScene(QGraphicsScene):
@@ -576,8 +597,23 @@ class TableScene(QGraphicsScene):
             if animation is None:
                 self._snap()
         self.set_deck_info(view.deck_count, view.fools_left, view.death_left)
+        self._describe_piles(view)
         self.settled.emit(view)
         return animation
+
+    def _describe_piles(self, view: View | None) -> None:
+        """Tooltips for the deck and the discard: what is in them, by suit (public knowledge;
+        the deck's order stays unknown)."""
+        if view is None:
+            deck_tip = discard_tip = ""
+        else:
+            deck_tip = f"Still in the deck, in an order nobody knows: {view.deck_count} cards\n"
+            deck_tip += pile_text(view.unseen().elements())
+            discard_tip = f"Discarded: {len(view.discard)} cards\n" + pile_text(view.discard)
+        for item in (self._deck_outline, self.deck_label, self.specials_label):
+            item.setToolTip(deck_tip)
+        for item in (self._discard_outline, self.discard_label):
+            item.setToolTip(discard_tip)
 
     def matches(self, view: View) -> bool:
         """Whether the piles hold exactly what the view says."""
@@ -635,6 +671,7 @@ class TableScene(QGraphicsScene):
         self.deck_pile = list(self.card_items)
         self.set_stealable((), None)
         self.set_deck_info(len(self.deck_pile), 3, True)
+        self._describe_piles(None)
         self._snap()
 
     # ----- stealing -----

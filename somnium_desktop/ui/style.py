@@ -32,17 +32,22 @@ QWidget {{ font-size: 10pt; }}
 #status[error="true"] {{ color: #ff8f8f; }}
 QToolButton#tableButton, QToolButton#primaryButton, QPushButton#primaryButton {{
     border: 1px solid #4a4385; border-radius: 6px; padding: 5px 14px;
-    background: #2b2659; color: {TEXT}; min-width: 64px; }}
+    background: #2b2659; color: {TEXT}; }}
+QToolButton#tableButton, QToolButton#primaryButton {{ min-width: 64px; }}
 QToolButton#tableButton:hover, QToolButton#primaryButton:hover {{ background: #39327a; }}
 QToolButton#primaryButton, QPushButton#primaryButton {{
     background: {ACCENT}; color: {ACCENT_TEXT}; border-color: #c99d2c; font-weight: 600; }}
 QToolButton#primaryButton:hover, QPushButton#primaryButton:hover {{ background: #ffd877; }}
-QToolButton:disabled#tableButton, QToolButton:disabled#primaryButton {{
+QToolButton:disabled#tableButton, QToolButton:disabled#primaryButton,
+QPushButton:disabled#primaryButton {{
     background: #221f44; color: #5f5a88; border-color: #2f2b58; }}
 QToolButton:focus {{ outline: none; border: 2px solid #ffffff; }}
 #gameOver {{ background: rgba(20, 18, 41, 225); border: 1px solid {ACCENT}; border-radius: 14px; }}
 #gameOverTitle {{ font-size: 20pt; font-weight: 700; color: {ACCENT}; }}
 #gameOverDetail {{ font-size: 11pt; color: {TEXT}; }}
+QToolButton#closeButton {{ border: none; background: transparent; color: {MUTED};
+                          padding: 2px 6px; }}
+QToolButton#closeButton:hover {{ color: {TEXT}; }}
 #sidePanel {{ background: {PANEL}; border-left: 1px solid #2e2a57; }}
 #panelTitle {{ font-size: 11pt; font-weight: 600; color: {TEXT}; }}
 #panelHint {{ color: {MUTED}; }}

@@ -6,9 +6,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, SignalInstance
-from PySide6.QtGui import QAction, QCloseEvent, QColor, QGuiApplication, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QColor,
+    QGuiApplication,
+    QKeySequence,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QSizePolicy,
@@ -34,12 +42,40 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
 
 STEAL_KEYS = "1234567890"  # Angels .. Demons
+NARROW = 640  # a table narrower than this (pixels) puts its status line above the buttons
 
 
 IDLE_HINT = (
-    "Online: create a game, join one or watch one in the lobby (Ctrl+L). "
-    "Offline: pick a computer level and press Play."
+    "Play the computer offline (Ctrl+N), or create, join or watch a game in the lobby (Ctrl+L)."
 )
+
+class ElidedLabel(QLabel):
+    """A one-line label that shortens its text with "…" to fit, instead of widening the
+    window to its whole length."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(60)
+
+    def setText(self, text: str) -> None:
+        self._full = text
+        self.setToolTip(text)
+        self._elide()
+
+    def text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight,
+                                              max(0, self.width()))
+        super().setText(shown)
+
 
 class PlayerStrip(QFrame):
     """One player's name and score; lit while it is that player's turn."""
@@ -125,15 +161,23 @@ class GameLog(QTextEdit):
 
 
 class GameOverPanel(QFrame):
-    """Shown over the table when the game ends: the result and Rematch."""
+    """Shown over the table when the game ends: the result and Rematch. Its close button (or
+    Esc) puts it away, to look over the final banks; the status line keeps the result."""
 
-    def __init__(self, rematch: QAction, parent: QWidget) -> None:
+    def __init__(self, rematch: QAction, hide_action: QAction, parent: QWidget) -> None:
         super().__init__(parent)
         self.setObjectName("gameOver")
         self.setAccessibleName("Game over")
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(28, 18, 28, 18)
+        layout.setContentsMargins(36, 18, 36, 18)
         layout.setSpacing(8)
+        self.close_button = QToolButton(self)  # in the top right corner, outside the layout
+        self.close_button.setText("✕")
+        self.close_button.setToolTip("Hide the result (Esc)")
+        self.close_button.clicked.connect(hide_action.trigger)
+        self.close_button.setObjectName("closeButton")
+        self.close_button.setAccessibleName("Hide the result")
+        self.close_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.title = QLabel()
         self.title.setObjectName("gameOverTitle")
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -154,6 +198,8 @@ class GameOverPanel(QFrame):
         self.detail.setText(detail)
         self.rematch.setVisible(can_rematch)
         self.adjustSize()
+        self.close_button.adjustSize()
+        self.close_button.move(self.width() - self.close_button.width() - 6, 6)
         self.place()
         self.show()
         self.raise_()
@@ -225,8 +271,10 @@ class TableWidget(QWidget):
     def _make_actions(self) -> None:
         self.draw_action = _action(self, "&Draw", "D", "Draw a card")
         self.end_turn_action = _action(self, "&End turn", "E", "End the turn and bank the table")
-        self.concede_action = _action(self, "Con&cede…", "", "Concede the game")
+        self.concede_action = _action(self, "Con&cede…", "Alt+C", "Concede the game")
         self.rematch_action = _action(self, "&Rematch", "R", "Play again")
+        self.hide_result_action = _action(self, "Hide the result", "Esc", "Hide the result")
+        self.hide_result_action.triggered.connect(self.hide_result)
         self.draw_action.triggered.connect(self.draw)
         self.end_turn_action.triggered.connect(self.end_turn)
         self.concede_action.triggered.connect(self.ask_concede)
@@ -247,8 +295,8 @@ class TableWidget(QWidget):
         self.steal_pick_action.triggered.connect(self._steal_focused)
         for action in (
             self.draw_action, self.end_turn_action, self.concede_action, self.rematch_action,
-            *self.steal_actions, self.steal_prev_action, self.steal_next_action,
-            self.steal_pick_action,
+            self.hide_result_action, *self.steal_actions, self.steal_prev_action,
+            self.steal_next_action, self.steal_pick_action,
         ):
             self.addAction(action)
 
@@ -257,7 +305,8 @@ class TableWidget(QWidget):
         button.setDefaultAction(action)
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         button.setAccessibleName(accessible)
-        button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        # Tab reaches it; a click does not take the focus (it stays on the table for the keys).
+        button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         button.setObjectName("primaryButton" if primary else "tableButton")
         return button
 
@@ -266,7 +315,7 @@ class TableWidget(QWidget):
         header.setObjectName("tableHeader")
         top = QHBoxLayout(header)
         top.setContentsMargins(14, 6, 10, 6)
-        self.game_name = QLabel()
+        self.game_name = ElidedLabel()
         self.game_name.setObjectName("gameName")
         self.game_id = QLabel()
         self.game_id.setObjectName("gameId")
@@ -288,9 +337,9 @@ class TableWidget(QWidget):
 
         controls = QFrame()
         controls.setObjectName("controls")
-        row = QHBoxLayout(controls)
-        row.setContentsMargins(10, 6, 10, 6)
-        row.setSpacing(8)
+        self._controls = QGridLayout(controls)
+        self._controls.setContentsMargins(10, 6, 10, 6)
+        self._controls.setSpacing(8)
         self.draw_button = self._button(self.draw_action, "Draw a card", primary=True)
         self.end_turn_button = self._button(self.end_turn_action, "End turn and bank the table")
         self.concede_button = self._button(self.concede_action, "Concede the game")
@@ -301,13 +350,12 @@ class TableWidget(QWidget):
         # Room for two lines whatever it says, so a longer line never moves the table.
         self.status.setMinimumHeight(2 * self.status.fontMetrics().lineSpacing())
         self.status.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        row.addWidget(self.draw_button)
-        row.addWidget(self.end_turn_button)
-        row.addWidget(self.status, 1)
-        row.addWidget(self.concede_button)
+        self._narrow: bool | None = None
+        self._arrange_controls(narrow=False)
 
         self.log = GameLog()
-        self.game_over = GameOverPanel(self.rematch_action, self.view)
+        self.game_over = GameOverPanel(self.rematch_action, self.hide_result_action, self.view)
+        self._result_hidden = False  # the player put the result away: keep it so for this game
 
         column = QVBoxLayout()
         column.setContentsMargins(0, 0, 0, 0)
@@ -327,6 +375,34 @@ class TableWidget(QWidget):
             self.log.setMaximumWidth(300)
             outer.addWidget(self.log)
         self.view.installEventFilter(self)
+
+    def _arrange_controls(self, narrow: bool) -> None:
+        """The buttons and the status line in one row; on a narrow table the status line
+        gets a row of its own above the buttons, instead of wrapping into a thin column."""
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        grid = self._controls
+        for widget in (self.draw_button, self.end_turn_button, self.status, self.concede_button):
+            grid.removeWidget(widget)
+        for column in range(4):
+            grid.setColumnStretch(column, 0)
+        if narrow:
+            grid.addWidget(self.status, 0, 0, 1, 4)
+            grid.addWidget(self.draw_button, 1, 0)
+            grid.addWidget(self.end_turn_button, 1, 1)
+            grid.addWidget(self.concede_button, 1, 3)
+            grid.setColumnStretch(2, 1)
+        else:
+            grid.addWidget(self.draw_button, 0, 0)
+            grid.addWidget(self.end_turn_button, 0, 1)
+            grid.addWidget(self.status, 0, 2)
+            grid.addWidget(self.concede_button, 0, 3)
+            grid.setColumnStretch(2, 1)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange_controls(narrow=self.width() < NARROW)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view and event.type() == QEvent.Type.Resize:
@@ -374,9 +450,11 @@ class TableWidget(QWidget):
         self.game_over.hide()
         self.speaker = Speaker(source.names, source.my_seat)
         self.game_name.setText(source.game_name)
-        self.game_id.setText(f"Game id {source.game_id}")
-        self.copy_button.setVisible(True)
+        self.game_id.setText(f"{source.id_label} {source.game_id}")
+        self.copy_button.setVisible(source.shares_id)
         self.watching.setVisible(source.read_only)
+        self._result_hidden = False
+        self._show_buttons(True)
         self._update_controls()
 
     def _events(self, events: list[Event]) -> None:
@@ -428,7 +506,13 @@ class TableWidget(QWidget):
         self.log.clear()
         self.status.setText(IDLE_HINT)
         self.scene.set_deck_info(len(self.scene.deck_pile), 3, True)
+        self._show_buttons(False)
         self._update_controls()
+
+    def _show_buttons(self, shown: bool) -> None:
+        """The game's buttons, hidden while there is no game (the hint gets their room)."""
+        for button in (self.draw_button, self.end_turn_button, self.concede_button):
+            button.setVisible(shown)
 
     def _settled(self, view: View) -> None:
         source = self.source
@@ -447,7 +531,8 @@ class TableWidget(QWidget):
             detail = f"{names[0]} {scores[0]} · {names[1]} {scores[1]}"
             if view.conceded_by is not None:
                 detail += f"  ({self.speaker.subject(view.conceded_by)} conceded)"
-            self.game_over.show_result(title, detail, source.can_rematch)
+            if not self._result_hidden:
+                self.game_over.show_result(title, detail, source.can_rematch)
         else:
             self.game_over.hide()
         self.view.setAccessibleDescription(self._summary(view))
@@ -513,6 +598,7 @@ class TableWidget(QWidget):
             source is not None and source.can_rematch and view is not None and view.over
             and not self.scene.busy
         )
+        self.hide_result_action.setEnabled(self.game_over.isVisible())
         self._update_status(mine, steal)
 
     def _update_status(self, mine: bool, steal: bool) -> None:
@@ -522,7 +608,10 @@ class TableWidget(QWidget):
         self.status.setProperty("error", False)
         repolish(self.status)
         if view.over:
-            text = "Game over."
+            title = result_title(view.winner, source.my_seat, source.names)
+            text = f"Game over: {title}" + ("" if title.endswith("!") else ".")
+            if self.rematch_action.isEnabled():
+                text += " Press R for a rematch."
         elif source.read_only:
             text = f"Watching: it is {self._display_name(view.turn)}'s turn."
         elif steal:
@@ -555,8 +644,21 @@ class TableWidget(QWidget):
 
     def _act_started(self) -> None:
         # Input waits until the result has been played: disable at once, before any reply.
+        # A button about to be disabled with the focus on it would pass the focus on to the
+        # next one (Concede): the table takes it back instead.
+        focused = self.focusWidget()
         for action in (self.draw_action, self.end_turn_action, *self.steal_actions):
             action.setEnabled(False)
+        if focused in (self.draw_button, self.end_turn_button):
+            self.view.setFocus()
+
+    def hide_result(self) -> None:
+        """Put the game-over panel away (its close button, or Esc) to see the final table."""
+        if self.game_over.isVisible():
+            self._result_hidden = True
+            self.game_over.hide()
+            self.view.setFocus()
+            self._update_controls()
 
     def _move_steal_focus(self, step: int) -> None:
         view = self.shown

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.offline import BOT_PACE_MS, OfflineGame
@@ -15,6 +15,7 @@ from somnium_desktop.game.bots import Level
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
+from somnium_desktop.ui.style import apply_style
 from tests.client.helpers import PlainBot
 from tests.ui.driver import activate, close, play_to_the_end
 
@@ -60,7 +61,7 @@ def test_new_game_shortcut_starts_afresh(qtbot: QtBot, window: MainWindow) -> No
     second = window.source
     assert isinstance(second, OfflineGame) and second is not first
     assert second.game_id != first.game_id
-    assert window.table.game_id.text() == f"Game id {second.game_id}"
+    assert window.table.game_id.text() == f"Deal {second.game_id}"
 
 
 def test_the_game_menu_offers_the_table_actions(window: MainWindow) -> None:
@@ -149,3 +150,63 @@ def test_asking_for_the_column_early_builds_it(qtbot: QtBot, settings: Settings)
     assert isinstance(game, OfflineGame) and fresh.column_complete
     main.close()
     fresh.close()
+
+
+def test_keys_typed_in_the_column_do_not_play(qtbot: QtBot, window: MainWindow) -> None:
+    """D, E and Enter are table shortcuts; in a field, a picker or a list they type instead."""
+    game = window.start_offline("careful", seed=5)
+    assert isinstance(game, OfflineGame)
+    table = window.table
+    while not (table.my_turn() and table.end_turn_action.isEnabled()):
+        qtbot.waitUntil(table.my_turn)
+        if table.end_turn_action.isEnabled():
+            break
+        table.draw()
+        qtbot.waitUntil(table.my_turn)
+    before = game.view
+    level = window.panel.level
+    level.setFocus()
+    QTest.keyClick(level, Qt.Key.Key_E)  # would bank the table
+    qtbot.wait(QApplication.keyboardInputInterval() + 50)  # a new search, not "eb"
+    QTest.keyClick(level, Qt.Key.Key_B)  # picks "Bold" by its first letter
+    assert level.currentText() == "Bold"
+    field = window.lobby_panel.name_field
+    field.setFocus()
+    QTest.keyClicks(field, "Dee")  # would draw, then bank
+    QTest.keyClick(field, Qt.Key.Key_Return)
+    assert field.text() == "Dee"
+    qtbot.wait(50)
+    assert game.view is before
+    table.view.setFocus()
+    QTest.keyClick(table.view, Qt.Key.Key_E)  # on the table the key plays
+    qtbot.waitUntil(lambda: game.view is not before)
+    assert game.view.banks[0]
+
+
+def test_an_800_by_600_window_keeps_its_size_and_its_words(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    sheet, palette = app.styleSheet(), app.palette()
+    apply_style(app, set_style=False)  # the app's look: its paddings and bold labels
+    try:
+        check_800_by_600(qtbot, window)
+    finally:
+        app.setStyleSheet(sheet)
+        app.setPalette(palette)
+
+
+def check_800_by_600(qtbot: QtBot, window: MainWindow) -> None:
+    window.resize(800, 600)
+    game = window.start_offline("careful")
+    assert game is not None
+    qtbot.waitUntil(lambda: window.table.shown is not None)
+    qtbot.wait(50)
+    assert window.width() == 800  # a long game name used to widen it to 986 pixels
+    table, lobby = window.table, window.lobby_panel
+    assert table.width() >= 440  # the column gives way too, not only the table
+    assert lobby.create_button.width() >= lobby.create_button.sizeHint().width()
+    lines = table.status.fontMetrics().lineSpacing()
+    assert table.status.height() <= 3 * lines  # not a thin column of words
+    assert all(b.isVisible() for b in (table.draw_button, table.end_turn_button))

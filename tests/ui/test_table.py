@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
@@ -10,12 +13,12 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.describe import Speaker
 from somnium_desktop.client.offline import OfflineGame
-from somnium_desktop.game import FOOL, Event, GameState, Suit, new_game
+from somnium_desktop.game import FOOL, Card, Event, GameState, Suit, new_game
 from somnium_desktop.game.events import CardDrawn, CardStolen, GameEnded
 from somnium_desktop.ui.table import TableWidget
 from tests.client.helpers import PlainBot
 from tests.game_helpers import c, stacked
-from tests.ui.driver import click_suit, play_to_the_end, wait_for_input
+from tests.ui.driver import activate, click_suit, play_to_the_end, wait_for_input
 
 
 def start(table: TableWidget, state: GameState | None = None, keep: int = 2, seed: int = 11,
@@ -265,7 +268,8 @@ def test_game_over_and_rematch(qtbot: QtBot, table: TableWidget) -> None:
     qtbot.waitUntil(lambda: table.shown is not None and not table.shown.over)
     assert game.game_id != old_id
     assert not table.game_over.isVisible()
-    assert table.game_id.text() == f"Game id {game.game_id}"
+    assert table.game_id.text() == f"Deal {game.game_id}"
+    assert not table.copy_button.isVisible()  # a deal on this computer: nothing to share
     assert all(not line.startswith("Game over") for line in table.log.lines())
     assert len(table.scene.deck_pile) == 54
 
@@ -281,15 +285,16 @@ def test_concede_can_be_called_off(qtbot: QtBot, table: TableWidget) -> None:
     assert not game.view.over
 
 
-def test_header_copy_and_accessible_names(qtbot: QtBot, table: TableWidget) -> None:
+def test_header_and_accessible_names(qtbot: QtBot, table: TableWidget) -> None:
     game = start(table)
     assert table.game_name.text() == game.game_name
-    QTest.mouseClick(table.copy_button, Qt.MouseButton.LeftButton)
-    assert QGuiApplication.clipboard().text() == game.game_id
+    assert table.game_id.text() == f"Deal {game.game_id}"
+    assert not table.copy_button.isVisible()  # nobody can join an offline game by its deal
     assert table.view.accessibleName() == "Card table"
     assert "cards in the deck" in table.view.accessibleDescription()
     for widget in (table.draw_button, table.end_turn_button, table.concede_button,
-                   table.copy_button, table.log, table.game_over.rematch):
+                   table.copy_button, table.log, table.game_over.rematch,
+                   table.game_over.close_button):
         assert widget.accessibleName(), widget
     assert not table.watching.isVisible()
 
@@ -316,8 +321,103 @@ def test_an_empty_table_invites_to_play(qtbot: QtBot, table: TableWidget) -> Non
     hint = table.status.text()  # what one can do: online (create, join, watch) or offline
     assert all(word in hint.lower() for word in ("create", "join", "watch", "offline", "play"))
     assert not table.draw_action.isEnabled()
+    buttons = (table.draw_button, table.end_turn_button, table.concede_button)
+    assert not any(button.isVisible() for button in buttons)  # the hint gets their room
     assert len(table.scene.deck_pile) == 54
     game = start(table)
+    assert all(button.isVisible() for button in buttons)
     table.set_source(None)
     game.close()
+    assert not any(button.isVisible() for button in buttons)
     assert table.game_name.text() == "No game yet"
+
+
+def test_alt_c_asks_to_concede(qtbot: QtBot, table: TableWidget) -> None:
+    game = start(table)
+    wait_for_input(qtbot, table)
+    activate(qtbot, table)
+    assert table.concede_action.shortcut().toString() == "Alt+C"
+    QTest.keyClick(table, Qt.Key.Key_C, Qt.KeyboardModifier.AltModifier)
+    box = table.findChild(QMessageBox)
+    assert box is not None and box.isVisible()
+    box.button(QMessageBox.StandardButton.No).click()
+    assert not game.view.over
+
+
+def test_a_click_on_draw_leaves_the_focus_off_concede(qtbot: QtBot, table: TableWidget) -> None:
+    start(table)
+    wait_for_input(qtbot, table)
+    table.view.setFocus()
+    QTest.mouseClick(table.draw_button, Qt.MouseButton.LeftButton)
+    assert table.focusWidget() is not table.concede_button
+    table.draw_button.setFocus()  # reached by Tab, then pressed with Space
+    QTest.keyClick(table.draw_button, Qt.Key.Key_Space)
+    wait_for_input(qtbot, table)
+    assert table.focusWidget() is not table.concede_button
+
+
+def test_the_result_can_be_put_away_to_see_the_table(qtbot: QtBot, table: TableWidget) -> None:
+    game = start(table)
+    wait_for_input(qtbot, table)
+    game.concede()
+    qtbot.waitUntil(lambda: table.shown is not None and table.shown.over)
+    assert table.game_over.isVisible()
+    assert table.status.text() == "Game over: Computer won. Press R for a rematch."
+    activate(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_Escape)
+    assert not table.game_over.isVisible()
+    assert "Computer won" in table.status.text()  # the result stays in the status line
+    table.set_source(game)  # settles on the same finished view again
+    qtbot.waitUntil(lambda: table.shown is not None and table.shown.over)
+    assert table.game_over.isVisible()  # a new showing of the game: its result again
+    QTest.mouseClick(table.game_over.close_button, Qt.MouseButton.LeftButton)
+    assert not table.game_over.isVisible()
+    QTest.keyClick(table, Qt.Key.Key_R)
+    qtbot.waitUntil(lambda: table.shown is not None and not table.shown.over)
+    game.concede()
+    qtbot.waitUntil(lambda: table.shown is not None and table.shown.over)
+    assert table.game_over.isVisible()  # the next game's result shows again
+
+
+def test_deck_and_discard_tell_what_they_hold(qtbot: QtBot, table: TableWidget) -> None:
+    deck = [c(Suit.MOONS, 7), c(Suit.MOONS, 3), c(Suit.CUPS, 4), c(Suit.CUPS, 5)]
+    start(table, stacked(deck, first=0))
+    wait_for_input(qtbot, table)
+    table.draw()
+    wait_for_input(qtbot, table)
+    table.draw()  # Moons 3 on Moons 7: bust
+    qtbot.waitUntil(lambda: table.shown is not None and len(table.shown.discard) >= 2)
+    wait_for_input(qtbot, table)  # the computer's turn played out
+    shown = table.shown
+    assert shown is not None
+
+    def tip(prefix: str) -> list[str]:
+        tips = [item.toolTip() for item in table.scene.items()]
+        return next(t for t in tips if t.startswith(prefix)).splitlines()
+
+    def labelled(pile: Iterable[Card]) -> Counter[tuple[str, int]]:
+        return Counter((k.suit.label, k.value) for k in pile if k.suit is not None)
+
+    def cards(lines: list[str]) -> Counter[tuple[str, int]]:
+        return Counter((name, int(v)) for line in lines[1:] if ": " in line
+                       for name, values in [line.split(": ")] for v in values.split())
+
+    discard = tip("Discarded")
+    assert discard[0] == f"Discarded: {len(shown.discard)} cards"
+    assert cards(discard) == labelled(shown.discard)
+    assert "Moons: 3 7" in discard or len(shown.discard) > 2
+    in_deck = tip("Still in the deck")
+    assert in_deck[0].endswith(f": {shown.deck_count} cards")
+    assert cards(in_deck) == labelled(shown.unseen().elements())
+    assert f"{shown.fools_left} Fools" in in_deck and "Death" in in_deck
+    table.set_source(None)
+    assert not any(item.toolTip() for item in table.scene.items())
+
+
+def test_a_long_game_name_does_not_widen_the_table(qtbot: QtBot, table: TableWidget) -> None:
+    start(table)
+    narrow = table.minimumSizeHint().width()
+    table.game_name.setText("A game with a name far longer than any header could hold " * 4)
+    assert table.minimumSizeHint().width() == narrow
+    assert table.game_name.text().startswith("A game with")  # the whole name, in the tooltip
+    assert table.game_name.toolTip() == table.game_name.text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
@@ -51,6 +52,15 @@ def test_watching_is_read_only_and_labelled(qtbot: QtBot, table: TableWidget) ->
     assert any(line.startswith(("Ada drew", "Bea drew")) for line in table.log.lines())
     assert not any("You" in line for line in table.log.lines())
     assert table.me.name.text() in ("Ada", "Bea")
+
+
+def test_the_game_id_of_a_shared_game_can_be_copied(qtbot: QtBot, table: TableWidget) -> None:
+    table.set_source(Broadcast(seed=4))
+    assert table.game_id.text() == "Game id watch-1"
+    assert table.copy_button.isVisible()
+    QGuiApplication.clipboard().clear()
+    QTest.mouseClick(table.copy_button, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == "watch-1"
 
 
 def test_a_late_watcher_starts_from_the_current_view(qtbot: QtBot, table: TableWidget) -> None:
