@@ -361,9 +361,9 @@ class LobbyPanel(QFrame):
         self.sign_out_button.setVisible(bool(name))
 
     def set_connected(self, connected: bool) -> None:
-        """Creating, joining and signing in wait for a server to talk to."""
-        for widget in (self.create_button, self.join_button, self.sign_in_button,
-                       self.sign_out_button):
+        """Creating, joining and signing in wait for the lobby to be live. (Signing out does
+        not: it is forgotten here even when the server cannot be told.)"""
+        for widget in (self.create_button, self.join_button, self.sign_in_button):
             widget.setEnabled(connected)
 
     def set_server(self, text: str) -> None:

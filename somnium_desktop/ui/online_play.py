@@ -13,7 +13,7 @@ import requests
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
-from ..client.errors import ActionRefused, LobbyError, SignedOut
+from ..client.errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
 from ..client.lobby_client import Account, GameDetail, GameSummary, LobbyClient
 from ..client.lobby_list import LobbyChange, LobbyList
 from ..client.local_server import LocalServer
@@ -117,6 +117,10 @@ class OnlinePlay(QObject):
         self._restoring = False
         self._sign_ins = 0  # counts sign-ins and sign-outs: a restore from before is stale
         self._after_lobby_done = False
+        self._online = False  # the lobby stream is up and has listed the games: play is on
+        self._down = ""  # what the message line says of the connection while it is down
+        self._levels_missed = False  # looked up while the server could not be reached
+        self._restore_missed = False
         self._check_timer = QTimer(self)
         self._check_timer.setInterval(SIGN_IN_CHECK_MS)
         self._check_timer.timeout.connect(self._check_if_changed)
@@ -178,8 +182,8 @@ class OnlinePlay(QObject):
         self.panel.show_message("")
         http = requests.Session()
         self.client = client = LobbyClient(base, None, http)
-        self.panel.set_connected(True)
-        self._open_lobby_stream()
+        self._levels_missed = self._restore_missed = False
+        self._open_lobby_stream()  # online play is on once it has listed the games
         # The rest once the lobby is listed (or a moment later if it cannot be): the keyring
         # and its imports take a few hundred milliseconds of CPU that the lobby comes first for.
         self._after_lobby_done = False
@@ -199,7 +203,16 @@ class OnlinePlay(QObject):
             then()
 
     def _load_levels(self, client: LobbyClient) -> None:
-        self.ops.run(client.levels, self.panel.set_levels, self._show_error,
+        self._levels_missed = False
+
+        def failed(error: LobbyError) -> None:
+            if client is self.client and isinstance(error, ServerUnreachable):
+                self._levels_missed = True  # (looked up again once the lobby is listed)
+                if not self._online:
+                    return  # (the lobby's line says the server cannot be reached)
+            self._show_error(error)
+
+        self.ops.run(client.levels, self.panel.set_levels, failed,
                      label="Loading the computer levels…")
 
     def _restore_sign_in(
@@ -238,8 +251,13 @@ class OnlinePlay(QObject):
 
         def failed(error: LobbyError) -> None:
             self._restoring = False
+            if client is self.client and isinstance(error, ServerUnreachable):
+                self._restore_missed = True  # (tried again once the lobby is listed)
+                if not self._online:
+                    return  # (the lobby's line says the server cannot be reached)
             self._show_error(error)
 
+        self._restore_missed = False
         self.ops.run(restore, restored, failed, label="Signing in…")
 
     def _disconnect(self) -> None:
@@ -250,6 +268,7 @@ class OnlinePlay(QObject):
         self.lobby = LobbyList()
         self._set_account(None)
         self.panel.set_games([], None)
+        self._online, self._down = False, ""
         self.panel.set_connected(False)
 
     def _server_failed(self, error: LobbyError) -> None:
@@ -302,6 +321,7 @@ class OnlinePlay(QObject):
             return
         self._show_games()
         if change.kind == "snapshot":
+            self._go_online()
             self.lobby_loaded.emit()
             self._lobby_listed()
         self._tell(change, before)
@@ -320,12 +340,56 @@ class OnlinePlay(QObject):
         if token is not self._token:
             return
         if status == "reconnecting":
-            self.panel.show_message(f"Lobby: {detail}; reconnecting…")
+            if self.lobby.loaded:
+                self._go_offline("Lobby: the connection to the server was lost; reconnecting…")
+            else:  # never connected: nothing was lost
+                self._go_offline(self._unreachable())
             self._revive_built_in()
         elif status == "connected":
-            self.panel.show_message("")
+            if self.lobby.loaded:  # back: the stream resumes (a snapshot may not come)
+                self._go_online()
         elif status == "failed":
-            self.panel.show_message(f"The lobby cannot be followed: {detail}.", error=True)
+            self._go_offline(f"The lobby cannot be followed: {detail}.")
+
+    def _unreachable(self) -> str:
+        """What the lobby's line says while a server never connected to is not answering."""
+        client = self.client
+        where = "The built-in server" if self.built_in or client is None else \
+            f"The server {client.host}"
+        return f"{where} cannot be reached; trying again…"
+
+    def _go_offline(self, why: str) -> None:
+        """The lobby is not live: creating, joining and signing in wait for it."""
+        self._online = False
+        self.panel.set_connected(False)
+        self._down = why
+        if self.panel.message.text() != why:  # (said once, not on every retry)
+            self.panel.show_message(why, error=True)
+
+    def _go_online(self) -> None:
+        """The lobby is live: play is on, and what could not be looked up while it was not
+        (the computer levels, a kept sign-in) is looked up again."""
+        was, self._down = self._down, ""
+        if self._online:
+            return
+        self._online = True
+        self.panel.set_connected(True)
+        if was and self.panel.message.text() == was:
+            again = " again" if was != self._unreachable() else ""
+            self.panel.show_message(f"Connected to the server{again}.")
+        client = self.client
+        if client is not None and self._after_lobby_done:
+            if self._levels_missed:
+                self._load_levels(client)
+            if self._restore_missed:
+                self._restore_sign_in(client, self.key)
+
+    def _waiting(self) -> bool:
+        """True (and says why) if the lobby is not live, so online play has to wait."""
+        if self._online:
+            return False
+        self.panel.show_message(self._down or "Connecting to the server: a moment…", error=True)
+        return True
 
     def _tell(self, change: LobbyChange, before: GameSummary | None) -> None:
         """Say what matters to this player: their opponent came, their turn came."""
@@ -360,6 +424,8 @@ class OnlinePlay(QObject):
         client = self.client
         if client is None:
             self.panel.show_message("Not connected to a server yet.", error=True)
+            return
+        if self._waiting():
             return
         if self.signin_dialog is not None and self.signin_dialog.isVisible():
             self.signin_dialog.raise_()
@@ -510,6 +576,8 @@ class OnlinePlay(QObject):
 
     # ----- games -----
     def create(self, name: str, level: str | None) -> None:
+        if self._waiting():
+            return
         self._signed_in_then(lambda: self._create(name, level), ": the game was not created")
 
     def _create(self, name: str, level: str | None) -> None:
@@ -522,6 +590,8 @@ class OnlinePlay(QObject):
                      label="Creating the game…")
 
     def join(self, game_id: str) -> None:
+        if self._waiting():
+            return
         self._signed_in_then(lambda: self._join(game_id), ": the game was not joined")
 
     def _join(self, game_id: str) -> None:

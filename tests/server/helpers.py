@@ -130,6 +130,8 @@ class LiveServer:
             config.http = protocol
         self.server = Server(config)
         listening = socket.socket()
+        if settings.port:  # a fixed port: started again where the last one was (TIME_WAIT)
+            listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if send_buffer:  # accepted connections inherit it: a network slower than loopback
             listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
         listening.bind((settings.host, settings.port))
