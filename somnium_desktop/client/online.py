@@ -326,7 +326,8 @@ class OnlineGame(TableSource):
 
         def failed(error: LobbyError) -> None:
             self._resyncing = False
-            self.error.emit(str(error))
+            if not self._closed:  # (a closed game may be deleted: it must not emit)
+                self.error.emit(str(error))
 
         self._ops.run(lambda: client.game(game_id), caught_up, failed,
                       label="Catching up with the game…")
@@ -410,5 +411,9 @@ class OnlineGame(TableSource):
             if not self._closed and game_id == self._game_id and detail.rematch_game_id:
                 self._switch(detail.rematch_game_id)
 
-        self._ops.run(lambda: client.rematch(game_id), answered,
-                      lambda error: self.error.emit(str(error)), label="Asking for a rematch…")
+        def refused(error: LobbyError) -> None:
+            if not self._closed and game_id == self._game_id:  # (see _resync's failed)
+                self.error.emit(str(error))
+
+        self._ops.run(lambda: client.rematch(game_id), answered, refused,
+                      label="Asking for a rematch…")

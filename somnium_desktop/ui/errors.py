@@ -17,6 +17,8 @@ from .settings import APPLICATION, ORGANIZATION
 if TYPE_CHECKING:
     from logging.handlers import RotatingFileHandler
 
+    from PySide6.QtWidgets import QWidget
+
     from .error_dialog import ErrorDialog
 
 log = logging.getLogger("somnium_desktop")
@@ -77,7 +79,7 @@ class ExceptionHandler:
             return
         from .error_dialog import ErrorDialog
 
-        dialog = ErrorDialog(details, self.log_path, QApplication.activeWindow())
+        dialog = ErrorDialog(details, self.log_path, owner(QApplication.activeWindow()))
         dialog.finished.connect(lambda _result: self._forget(dialog))
         self.dialogs.append(dialog)
         dialog.show()
@@ -86,3 +88,17 @@ class ExceptionHandler:
         if dialog in self.dialogs:
             self.dialogs.remove(dialog)
         dialog.deleteLater()
+
+
+def owner(active: QWidget | None) -> QWidget | None:
+    """The window an error dialog belongs to: the window under the active one, never a
+    passing dialog (the concede question, settings), which would take the error with it when
+    it closes; None if the active window is a dialog of its own."""
+    from PySide6.QtWidgets import QMainWindow  # (only once an error is shown)
+
+    while active is not None:
+        parent = active.parentWidget()
+        if parent is None:
+            break
+        active = parent.window()
+    return active if isinstance(active, QMainWindow) else None

@@ -96,3 +96,29 @@ def test_a_watcher_too_far_behind_is_resynced_by_a_snapshot(
         game.close()
         operations.close()
         (second or first).stop()
+
+
+def test_an_answer_after_the_game_left_the_table_is_dropped(
+    qtbot: QtBot, lobby: LiveServer
+) -> None:
+    """The window closes a game it replaces and deletes it; a request of that game's still
+    on its way must not then emit from the deleted object (RuntimeError, the error dialog)."""
+    ada, bea = local_client(lobby.base, "Ada"), local_client(lobby.base, "Bea")
+    joined = bea.join(ada.create("Table").id)
+    operations = Operations()
+    game = OnlineGame(ada, joined.id, operations, user_id=ada.me().id, first=joined,
+                      backoff=(5.0,))
+    failures: list[str] = []
+    game.error.connect(failures.append)
+    try:
+        game.start()
+        lobby.stop()  # the rematch below cannot be answered
+        game.rematch()
+        game.close()  # as MainWindow._replace_source: closed, then deleted
+        game.deleteLater()
+        qtbot.waitUntil(lambda: not operations.busy, timeout=15000)
+        qtbot.wait(50)
+        assert failures == []
+    finally:
+        operations.close()
+        assert operations.wait_idle()

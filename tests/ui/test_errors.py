@@ -7,11 +7,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMainWindow, QMessageBox
 from pytestqt.qtbot import QtBot
+from shiboken6 import Shiboken
 
 from somnium_desktop.ui.errors import ExceptionHandler, setup_logging
+from tests.ui.driver import activate
 
 
 class Boom(RuntimeError):
@@ -45,5 +48,33 @@ def test_an_exception_in_a_slot_shows_the_dialog_and_is_logged(
     assert QGuiApplication.clipboard().text() == details
     log_text = (tmp_path / "somnium.log").read_text(encoding="utf-8")
     assert "Unhandled exception" in log_text and "the table fell over" in log_text
+    dialog.reject()
+    qtbot.waitUntil(lambda: not hook.dialogs)
+
+
+@pytest.mark.qt_no_exception_capture
+def test_an_error_shown_over_a_passing_dialog_outlives_it(qtbot: QtBot) -> None:
+    """The concede question (deleted when answered) is the active window when the error
+    comes: the error dialog must not be its child, or answering would take the error away."""
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    box = QMessageBox(QMessageBox.Icon.Question, "Concede the game?", "Concede?",
+                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, window)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    activate(qtbot, box)
+    hook = ExceptionHandler()
+    hook.install()
+    try:
+        QTimer.singleShot(0, fail)
+        qtbot.waitUntil(lambda: bool(hook.dialogs))
+    finally:
+        hook.uninstall()
+    dialog = hook.dialogs[0]
+    assert dialog.parentWidget() is window
+    box.button(QMessageBox.StandardButton.No).click()
+    qtbot.wait(50)  # the box is deleted
+    assert Shiboken.isValid(dialog) and dialog.isVisible()
     dialog.reject()
     qtbot.waitUntil(lambda: not hook.dialogs)
