@@ -585,7 +585,13 @@ class OnlinePlay(QObject):
         if client is None or account is None:
             return
         title = name or f"{account.display_name}'s table"
-        self.ops.run(lambda: client.create(title, level), self._open_detail,
+
+        def created(detail: GameDetail) -> None:
+            if self.panel.name_field.text().strip() == name:
+                self.panel.name_field.clear()  # a second Create must not repeat this table
+            self._open_detail(detail)
+
+        self.ops.run(lambda: client.create(title, level), created,
                      lambda error: self._failed(error, lambda: self._create(name, level)),
                      label="Creating the game…")
 

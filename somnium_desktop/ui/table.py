@@ -449,6 +449,9 @@ class TableWidget(QWidget):
         self.log.clear()
         self.game_over.hide()
         self.speaker = Speaker(source.names, source.my_seat)
+        bottom = self.scene.bottom_seat  # (named now: a table waiting for a player has no view)
+        self.me.set_player(self._display_name(bottom), None)
+        self.opponent.set_player(self._display_name(1 - bottom), None)
         self.game_name.setText(source.game_name)
         self.game_id.setText(f"{source.id_label} {source.game_id}")
         self.copy_button.setVisible(source.shares_id)
@@ -689,16 +692,17 @@ class TableWidget(QWidget):
         )
         box.setDefaultButton(QMessageBox.StandardButton.No)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.finished.connect(self._concede_answered)
+        asked = self.source  # the answer concedes this game, not one that replaced it
+        box.finished.connect(lambda result: self._concede_answered(result, asked))
         self._confirm = box
         box.open()
 
-    def _concede_answered(self, result: int) -> None:
+    def _concede_answered(self, result: int, asked: TableSource) -> None:
         from PySide6.QtWidgets import QMessageBox
 
         self._confirm = None
         yes = result == QMessageBox.StandardButton.Yes
-        if yes and self.source is not None and self.concede_action.isEnabled():
+        if yes and self.source is asked and self.concede_action.isEnabled():
             self._act_started()
             self.source.concede()
 

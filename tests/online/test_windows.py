@@ -36,6 +36,9 @@ def test_two_windows_play_to_the_end_while_a_third_watches(
         assert isinstance(game, OnlineGame)
         qtbot.waitUntil(lambda: "Share the game id" in ada.table.status.text(), timeout=5000)
         assert game.my_seat == 0 and ada.table.game_name.text() == "Friday night"
+        assert ada.lobby_panel.name_field.text() == ""  # ready for another table, not this one
+        assert ada.table.me.name.text() == "Ada (you)"  # not "You" and "Opponent"
+        assert ada.table.opponent.name.text() == "Open seat"
         assert game.game_id in ada.table.game_id.text()
         # Bea sees it in her lobby and clicks its open seat: she signs in, then joins.
         qtbot.waitUntil(lambda: lobby_row(bea, game.game_id) >= 0, timeout=5000)

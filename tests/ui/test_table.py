@@ -421,3 +421,19 @@ def test_a_long_game_name_does_not_widen_the_table(qtbot: QtBot, table: TableWid
     assert table.minimumSizeHint().width() == narrow
     assert table.game_name.text().startswith("A game with")  # the whole name, in the tooltip
     assert table.game_name.toolTip() == table.game_name.text()
+
+
+def test_a_concede_answered_after_the_game_changed_concedes_nothing(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    first = start(table)
+    wait_for_input(qtbot, table)
+    table.ask_concede()
+    box = table.findChild(QMessageBox)
+    assert box is not None and box.isVisible()
+    first.close()
+    second = start(table, seed=12)  # e.g. a game joined from the lobby meanwhile
+    wait_for_input(qtbot, table)
+    box.button(QMessageBox.StandardButton.Yes).click()
+    qtbot.wait(50)
+    assert second.view is not None and not second.view.over
