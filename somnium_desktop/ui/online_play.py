@@ -607,7 +607,10 @@ class OnlinePlay(QObject):
 
         def refused(error: LobbyError) -> None:
             if isinstance(error, ActionRefused) and error.code == "already_seated":
-                self.watch(game_id)  # our own table: play it
+                self.panel.show_message("You already sit at that table: it is on yours.")
+                current = self.current
+                if current is None or current.game_id != game_id or current.closed:
+                    self.watch(game_id)  # our own table: play it
             elif isinstance(error, ActionRefused) and error.code in ("game_started",
                                                                       "seat_taken"):
                 self.panel.show_message(f"{error} Watching it instead.")

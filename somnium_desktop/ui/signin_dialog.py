@@ -71,7 +71,9 @@ class SigninDialog(QDialog):
         self._relay = _Relay()
         self._relay.finished.connect(self._finished)
 
-        self.status = QLabel("Sign in in your browser. If none opened, copy this address into one:")
+        self.status = QLabel(
+            "Your browser has opened the sign-in page. If it did not, copy this address into it:"
+        )
         self.status.setWordWrap(True)
         self.url_field = QLineEdit()
         self.url_field.setReadOnly(True)
