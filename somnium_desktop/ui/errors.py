@@ -91,9 +91,9 @@ class ExceptionHandler:
 
 
 def owner(active: QWidget | None) -> QWidget | None:
-    """The window an error dialog belongs to: the window under the active one, never a
+    """The window an error dialog belongs to: the main window under the active one, never a
     passing dialog (the concede question, settings), which would take the error with it when
-    it closes; None if the active window is a dialog of its own."""
+    it closes; None when there is no main window under it."""
     from PySide6.QtWidgets import QMainWindow  # (only once an error is shown)
 
     while active is not None:

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from .online_play import OnlinePlay
     from .panel import SidePanel
 
+COLUMN_AT_MOST = 560  # pixels: past this, a wider window widens the table alone
+
 SHORTCUTS_HELP = """<b>Keyboard</b><br>
 D — draw a card<br>
 E — end your turn and bank the table<br>
@@ -121,6 +123,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes(sizes)  # not a pixel of the table's first frame moves
+        self.column.setMaximumWidth(COLUMN_AT_MOST)  # a wide window widens the table
         from .typing_guard import TypingGuard, guard_typing
 
         self.typing_guard = TypingGuard(self)

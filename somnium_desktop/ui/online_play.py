@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 BUILT_IN = "built-in, on this computer"
 AFTER_LOBBY_AT_LATEST_MS = 1500
 SIGN_IN_CHECK_MS = 5000  # how often the marker of a changed shared sign-in is looked at
+LOOKUP_AGAIN_MS = 1000  # a lookup that failed just as the lobby came back is tried once more
 
 
 def _who(client: LobbyClient, auth: AuthSession) -> Account:
@@ -202,21 +203,32 @@ class OnlinePlay(QObject):
         for then in waiting:
             then()
 
-    def _load_levels(self, client: LobbyClient) -> None:
+    def _load_levels(self, client: LobbyClient, again: bool = False) -> None:
         self._levels_missed = False
 
         def failed(error: LobbyError) -> None:
-            if client is self.client and isinstance(error, ServerUnreachable):
+            if client is not self.client:
+                return  # (a lookup on a server since left)
+            if isinstance(error, ServerUnreachable):
                 self._levels_missed = True  # (looked up again once the lobby is listed)
                 if not self._online:
                     return  # (the lobby's line says the server cannot be reached)
+                if not again:  # it came back while this was on its way
+                    self._lookup_again(lambda: self._load_levels(client, again=True))
+                    return
             self._show_error(error)
 
         self.ops.run(client.levels, self.panel.set_levels, failed,
                      label="Loading the computer levels…")
 
+    def _lookup_again(self, lookup: Callable[[], None]) -> None:
+        client = self.client
+        QTimer.singleShot(LOOKUP_AGAIN_MS, self,
+                          lambda: lookup() if client is self.client and not self._closed else None)
+
     def _restore_sign_in(
-        self, client: LobbyClient, key: str, then: Callable[[], None] | None = None
+        self, client: LobbyClient, key: str, then: Callable[[], None] | None = None,
+        again: bool = False,
     ) -> None:
         """A sign-in kept from before (in the keyring, say), and who it is."""
         if self._restoring:
@@ -251,10 +263,16 @@ class OnlinePlay(QObject):
 
         def failed(error: LobbyError) -> None:
             self._restoring = False
-            if client is self.client and isinstance(error, ServerUnreachable):
+            if client is not self.client:
+                return  # (a sign-in on a server since left)
+            if isinstance(error, ServerUnreachable):
                 self._restore_missed = True  # (tried again once the lobby is listed)
                 if not self._online:
                     return  # (the lobby's line says the server cannot be reached)
+                if not again:  # it came back while this was on its way
+                    self._lookup_again(
+                        lambda: self._restore_sign_in(client, key, then, again=True))
+                    return
             self._show_error(error)
 
         self._restore_missed = False
@@ -274,6 +292,7 @@ class OnlinePlay(QObject):
     def _server_failed(self, error: LobbyError) -> None:
         self.panel.set_server(f"{BUILT_IN} (not running)" if self.built_in else
                               str(self.server_setting))
+        self._down = str(error)  # (what Create and Join say while they wait)
         self._show_error(error)
 
     def _revive_built_in(self) -> None:
@@ -607,7 +626,7 @@ class OnlinePlay(QObject):
 
         def refused(error: LobbyError) -> None:
             if isinstance(error, ActionRefused) and error.code == "already_seated":
-                self.panel.show_message("You already sit at that table: it is on yours.")
+                self.panel.show_message("You already play in that game: it is on your table.")
                 current = self.current
                 if current is None or current.game_id != game_id or current.closed:
                     self.watch(game_id)  # our own table: play it

@@ -157,6 +157,10 @@ def _rounded(rect: QRectF, radius: float) -> QPainterPath:
 Step = Callable[[], QAbstractAnimation | None]
 
 
+def card_count(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
 def pile_text(cards: Iterable[Card]) -> str:
     """Cards by suit, one line each ("Angels: 3 5 7"), then the Fools and Death; "none" if
     there are none."""
@@ -607,9 +611,11 @@ class TableScene(QGraphicsScene):
         if view is None:
             deck_tip = discard_tip = ""
         else:
-            deck_tip = f"Still in the deck, in an order nobody knows: {view.deck_count} cards\n"
-            deck_tip += pile_text(view.unseen().elements())
-            discard_tip = f"Discarded: {len(view.discard)} cards\n" + pile_text(view.discard)
+            deck_tip = "\n".join((
+                f"Still in the deck, in an order nobody knows: {card_count(view.deck_count)}",
+                pile_text(view.unseen().elements())))
+            discard_tip = "\n".join((f"Discarded: {card_count(len(view.discard))}",
+                                     pile_text(view.discard)))
         for item in (self._deck_outline, self.deck_label, self.specials_label):
             item.setToolTip(deck_tip)
         for item in (self._discard_outline, self.discard_label):

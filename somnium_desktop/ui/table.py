@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QResizeEvent,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -56,12 +57,14 @@ class ElidedLabel(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._full = ""
+        self.setTextFormat(Qt.TextFormat.PlainText)  # (a game's name is the players' words)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setMinimumWidth(60)
 
     def setText(self, text: str) -> None:
         self._full = text
         self.setToolTip(text)
+        self.setAccessibleName(text)  # screen readers get the whole of it
         self._elide()
 
     def text(self) -> str:
@@ -71,9 +74,14 @@ class ElidedLabel(QLabel):
         super().resizeEvent(event)
         self._elide()
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._elide()
+
     def _elide(self) -> None:
         shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight,
-                                              max(0, self.width()))
+                                              max(0, self.contentsRect().width()))
         super().setText(shown)
 
 
@@ -305,8 +313,10 @@ class TableWidget(QWidget):
         button.setDefaultAction(action)
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         button.setAccessibleName(accessible)
-        # Tab reaches it; a click does not take the focus (it stays on the table for the keys).
+        # Tab reaches it; a click does not keep the focus: it goes to the table, for the keys
+        # (not to Concede once the clicked button is disabled, nor left in a lobby field).
         button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        button.clicked.connect(lambda: self.view.setFocus())
         button.setObjectName("primaryButton" if primary else "tableButton")
         return button
 
@@ -601,7 +611,7 @@ class TableWidget(QWidget):
             source is not None and source.can_rematch and view is not None and view.over
             and not self.scene.busy
         )
-        self.hide_result_action.setEnabled(self.game_over.isVisible())
+        self.hide_result_action.setEnabled(not self.game_over.isHidden())
         self._update_status(mine, steal)
 
     def _update_status(self, mine: bool, steal: bool) -> None:
@@ -649,7 +659,7 @@ class TableWidget(QWidget):
         # Input waits until the result has been played: disable at once, before any reply.
         # A button about to be disabled with the focus on it would pass the focus on to the
         # next one (Concede): the table takes it back instead.
-        focused = self.focusWidget()
+        focused = QApplication.focusWidget()
         for action in (self.draw_action, self.end_turn_action, *self.steal_actions):
             action.setEnabled(False)
         if focused in (self.draw_button, self.end_turn_button):
@@ -657,10 +667,12 @@ class TableWidget(QWidget):
 
     def hide_result(self) -> None:
         """Put the game-over panel away (its close button, or Esc) to see the final table."""
-        if self.game_over.isVisible():
+        if not self.game_over.isHidden():
+            focus = QApplication.focusWidget()
             self._result_hidden = True
             self.game_over.hide()
-            self.view.setFocus()
+            if focus is None or self.game_over.isAncestorOf(focus):
+                self.view.setFocus()  # (from its close button; elsewhere the focus stays)
             self._update_controls()
 
     def _move_steal_focus(self, step: int) -> None:
@@ -692,19 +704,21 @@ class TableWidget(QWidget):
         )
         box.setDefaultButton(QMessageBox.StandardButton.No)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        asked = self.source  # the answer concedes this game, not one that replaced it
+        asked = (self.source, self.source.game_id)  # the answer concedes this game only
         box.finished.connect(lambda result: self._concede_answered(result, asked))
         self._confirm = box
         box.open()
 
-    def _concede_answered(self, result: int, asked: TableSource) -> None:
+    def _concede_answered(self, result: int, asked: tuple[TableSource, str]) -> None:
         from PySide6.QtWidgets import QMessageBox
 
         self._confirm = None
         yes = result == QMessageBox.StandardButton.Yes
-        if yes and self.source is asked and self.concede_action.isEnabled():
+        source = self.source
+        if yes and source is asked[0] and source.game_id == asked[1] \
+                and self.concede_action.isEnabled():
             self._act_started()
-            self.source.concede()
+            source.concede()
 
     def rematch(self) -> None:
         if self.rematch_action.isEnabled() and self.source is not None:

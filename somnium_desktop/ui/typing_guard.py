@@ -24,7 +24,7 @@ class TypingGuard(QObject):
             event.type() == QEvent.Type.ShortcutOverride
             and isinstance(event, QKeyEvent)
             and not event.modifiers() & COMMAND
-            and typed(event.key())
+            and (typed(event.key()) or (event.text().isprintable() and event.text() != ""))
         ):
             event.accept()  # the widget takes the key as a key press
             return True
@@ -32,7 +32,9 @@ class TypingGuard(QObject):
 
 
 def typed(key: int) -> bool:
-    """A key that types or moves in a field, picker or list (F1, Esc and the like are not)."""
+    """A key that types or moves in a field, picker or list (F1, Esc and the like are not);
+    any other key that types a character counts too (a Cyrillic or an AZERTY keyboard's, which
+    Qt's shortcuts would still read as D, E or 1)."""
     return (
         Qt.Key.Key_A <= key <= Qt.Key.Key_Z
         or Qt.Key.Key_0 <= key <= Qt.Key.Key_9

@@ -43,7 +43,7 @@ def test_join_by_id_a_refusal_and_a_lost_sign_in_lose_nothing(
         # Ada types her own game's id: she is told it is hers, and plays on.
         ada.lobby_panel.game_id_field.setText(game.game_id)
         QTest.keyClick(ada.lobby_panel.game_id_field, Qt.Key.Key_Return)
-        qtbot.waitUntil(lambda: "already sit" in ada.lobby_panel.message.text(), timeout=5000)
+        qtbot.waitUntil(lambda: "already play" in ada.lobby_panel.message.text(), timeout=5000)
         assert ada.source is game and not game.closed
         # Bea types the id (as read out to her) into the field and presses Enter.
         qtbot.waitUntil(bea.lobby_panel.join_button.isEnabled, timeout=5000)

@@ -417,10 +417,12 @@ def test_deck_and_discard_tell_what_they_hold(qtbot: QtBot, table: TableWidget) 
 def test_a_long_game_name_does_not_widen_the_table(qtbot: QtBot, table: TableWidget) -> None:
     start(table)
     narrow = table.minimumSizeHint().width()
-    table.game_name.setText("A game with a name far longer than any header could hold " * 4)
+    name = "A <b>game</b> with a name far longer than any header could hold " * 4
+    table.game_name.setText(name)
     assert table.minimumSizeHint().width() == narrow
-    assert table.game_name.text().startswith("A game with")  # the whole name, in the tooltip
-    assert table.game_name.toolTip() == table.game_name.text()
+    assert table.game_name.text() == name  # the whole name, in the tooltip
+    assert table.game_name.toolTip() == name and table.game_name.accessibleName() == name
+    assert table.game_name.textFormat() == Qt.TextFormat.PlainText  # not markup
 
 
 def test_a_concede_answered_after_the_game_changed_concedes_nothing(
