@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from ..client.source import TableSource
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from .online_play import OnlinePlay
     from .panel import SidePanel
 
-COLUMN_AT_MOST = 560  # pixels: past this, a wider window widens the table alone
+COLUMN_WIDTH = 440  # pixels: the right-hand column's width, until the player drags it
+TABLE_AT_LEAST = 520  # pixels: below this the column gives way first, down to its minimum
 
 SHORTCUTS_HELP = """<b>Keyboard</b><br>
 D — draw a card<br>
@@ -45,6 +46,36 @@ Tab — move between the buttons, the lobby, the level picker and the log<br><br
 One sign-in per lobby server for your user of the computer (kept in your keyring): every
 Somnium window you open on that server follows it. Signing out in one window signs them all
 out; signing in as someone else signs them all in as that account."""
+
+
+class TableSplitter(QSplitter):
+    """The table and the right-hand column side by side. On a small window the column gives
+    way (down to its minimum) before the table is squeezed below TABLE_AT_LEAST; on a larger
+    one it is back at the width the player last dragged it to (COLUMN_WIDTH at first)."""
+
+    def __init__(self) -> None:
+        super().__init__(Qt.Orientation.Horizontal)
+        self.column_width = COLUMN_WIDTH
+        self.filled = False  # until the column is built, its room is kept (the first frame)
+        self.splitterMoved.connect(self._dragged)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+    def fit(self) -> None:
+        side = self.widget(1)
+        if not self.filled or side is None:
+            return
+        table, column = self.sizes()
+        total = table + column
+        least = side.minimumSizeHint().width()
+        wanted = max(least, min(self.column_width, total - TABLE_AT_LEAST))
+        if total > 0 and wanted != column:
+            self.setSizes([total - wanted, wanted])
+
+    def _dragged(self, _pos: int, _index: int) -> None:
+        self.column_width = self.sizes()[1]
 
 
 class MainWindow(QMainWindow):
@@ -79,13 +110,13 @@ class MainWindow(QMainWindow):
         self._notifier: Notifier | None = None
         self.column = QSplitter(Qt.Orientation.Vertical)
         self.column.setChildrenCollapsible(False)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter = TableSplitter()
         splitter.addWidget(self.table)
         splitter.addWidget(self.column)
         splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 0)  # until the column is filled (complete_column)
+        splitter.setStretchFactor(1, 0)  # (a wider window widens the table)
         splitter.setCollapsible(0, False)
-        splitter.setSizes([840, 440])
+        splitter.setSizes([840, COLUMN_WIDTH])
         self.splitter = splitter
         self.setCentralWidget(splitter)
         self.source: TableSource | None = None
@@ -117,17 +148,12 @@ class MainWindow(QMainWindow):
         self.column.addWidget(self.lobby_panel)
         self.column.addWidget(self.panel)
         self.column.setSizes([460, 340])
-        # From now on both give way as the window narrows (the column down to its minimum), so
-        # that on a small screen the table is not squeezed to its own minimum first.
-        sizes = self.splitter.sizes()
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes(sizes)  # not a pixel of the table's first frame moves
-        self.column.setMaximumWidth(COLUMN_AT_MOST)  # a wide window widens the table
         from .typing_guard import TypingGuard, guard_typing
 
         self.typing_guard = TypingGuard(self)
         guard_typing(self.column, self.typing_guard)
+        self.splitter.filled = True
+        self.splitter.fit()
         self.new_game_action.setEnabled(bool(self.panel.levels))
 
     def _make_menus(self) -> None:

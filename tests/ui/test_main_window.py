@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.offline import BOT_PACE_MS, OfflineGame
 from somnium_desktop.game.bots import Level
-from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.main_window import COLUMN_WIDTH, TABLE_AT_LEAST, MainWindow
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
 from somnium_desktop.ui.style import apply_style
@@ -214,3 +214,20 @@ def check_800_by_600(qtbot: QtBot, window: MainWindow) -> None:
     lines = table.status.fontMetrics().lineSpacing()
     assert table.status.height() <= 3 * lines  # not a thin column of words
     assert all(b.isVisible() for b in (table.draw_button, table.end_turn_button))
+
+
+def test_the_column_gives_way_on_a_small_window_and_comes_back(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    splitter = window.splitter
+    least = window.column.minimumSizeHint().width()
+    for width in (1280, 800, 1000, 1700):
+        window.resize(width, 700)
+        qtbot.waitUntil(lambda width=width: window.width() == width)  # type: ignore[misc]
+        qtbot.wait(20)
+        table, column = splitter.sizes()
+        if width - COLUMN_WIDTH >= TABLE_AT_LEAST + 10:
+            assert column == COLUMN_WIDTH, (width, table, column)  # back, and no wider
+        else:  # the column gives way first, never below its minimum
+            assert least <= column < COLUMN_WIDTH, (width, table, column)
+            assert table >= TABLE_AT_LEAST or column == least, (width, table, column)
