@@ -43,7 +43,7 @@ class OnlineGame(TableSource):
 
     your_turn = Signal()  # it has just become this seat's turn
     opponent_joined = Signal(str)  # who took the other seat
-    signed_out = Signal()  # an action found no valid sign-in
+    signed_out = Signal(object)  # an action found no valid sign-in: that action (not played)
     _arrived = Signal(object, object)  # stream token, ServerEvent (from the reader's thread)
     _stream_said = Signal(object, str, str)  # stream token, status, detail
 
@@ -387,7 +387,7 @@ class OnlineGame(TableSource):
         del self._outstanding[action_id]
         self._update_pending()
         if isinstance(error, SignedOut):
-            self.signed_out.emit()
+            self.signed_out.emit(out.action)
         if isinstance(error, ActionRefused) and error.code == "stale_version":
             message = ("The game moved on before your move arrived, so it was not played; "
                        "the table shows the game as it is now.")

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..client.auth_session import AuthSession
     from ..client.credentials import Stored, TokenStore
     from ..client.signin import TokenSet
+    from ..game.actions import Action
     from .signin_dialog import SigninDialog
 
 BUILT_IN = "built-in, on this computer"
@@ -119,6 +120,7 @@ class OnlinePlay(QObject):
         self._sign_ins = 0  # counts sign-ins and sign-outs: a restore from before is stale
         self._after_lobby_done = False
         self._online = False  # the lobby stream is up and has listed the games: play is on
+        self._creating = False  # a game is being created: another Create waits for it
         self._down = ""  # what the message line says of the connection while it is down
         self._levels_missed = False  # looked up while the server could not be reached
         self._restore_missed = False
@@ -286,7 +288,7 @@ class OnlinePlay(QObject):
         self.lobby = LobbyList()
         self._set_account(None)
         self.panel.set_games([], None)
-        self._online, self._down = False, ""
+        self._online, self._down, self._creating = False, "", False
         self.panel.set_connected(False)
 
     def _server_failed(self, error: LobbyError) -> None:
@@ -603,15 +605,22 @@ class OnlinePlay(QObject):
         client, account = self.client, self.account
         if client is None or account is None:
             return
+        if self._creating:
+            return  # (a double click, or Enter pressed twice: one table)
         title = name or f"{account.display_name}'s table"
+        self._creating = True
 
         def created(detail: GameDetail) -> None:
+            self._creating = False
             if self.panel.name_field.text().strip() == name:
                 self.panel.name_field.clear()  # a second Create must not repeat this table
             self._open_detail(detail)
 
-        self.ops.run(lambda: client.create(title, level), created,
-                     lambda error: self._failed(error, lambda: self._create(name, level)),
+        def failed(error: LobbyError) -> None:
+            self._creating = False
+            self._failed(error, lambda: self._create(name, level))
+
+        self.ops.run(lambda: client.create(title, level), created, failed,
                      label="Creating the game…")
 
     def join(self, game_id: str) -> None:
@@ -637,7 +646,12 @@ class OnlinePlay(QObject):
             else:
                 self._failed(error, lambda: self._join(game_id))
 
-        self.ops.run(lambda: client.join(game_id), self._open_detail, refused,
+        def joined(detail: GameDetail) -> None:
+            if self.panel.game_id_field.text().strip().upper() == game_id:
+                self.panel.game_id_field.clear()  # (done with; the table shows the id)
+            self._open_detail(detail)
+
+        self.ops.run(lambda: client.join(game_id), joined, refused,
                      label="Joining the game…")
 
     def watch(self, game_id: str) -> None:
@@ -656,9 +670,21 @@ class OnlinePlay(QObject):
         game = OnlineGame(client, game_id, self.ops, first=first,
                           user_id=self.account.id if self.account else None,
                           read_timeout=self.read_timeout)
-        game.signed_out.connect(self._lost_sign_in)
+        game.signed_out.connect(lambda action: self._move_signed_out(game, action))
         self.current = game
         self.game_opened.emit(game)
+
+    def _move_signed_out(self, game: OnlineGame, action: Action) -> None:
+        """A move refused for want of a sign-in: sign in, then play it (if it still may be)."""
+        self._lost_sign_in()
+
+        def again() -> None:
+            view = game.view
+            if self.current is game and not game.closed and view is not None \
+                    and view.turn == game.my_seat and action in view.legal and not game.pending:
+                game.act(action)
+
+        self.sign_in(then=again, why=": the move was not played")
 
     def _lost_sign_in(self) -> None:
         client = self.client

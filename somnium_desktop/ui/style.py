@@ -42,6 +42,10 @@ QToolButton:disabled#tableButton, QToolButton:disabled#primaryButton,
 QPushButton:disabled#primaryButton {{
     background: #221f44; color: #5f5a88; border-color: #2f2b58; }}
 QToolButton:focus {{ outline: none; border: 2px solid #ffffff; }}
+QGraphicsView#cardTable {{ border: 2px solid transparent; }}
+QGraphicsView#cardTable:focus {{ border: 2px solid {ACCENT}; }}
+#gameList:focus {{ border: 1px solid {ACCENT}; }}
+#gameList::item:focus {{ border: 1px solid #ffffff; }}
 #gameOver {{ background: rgba(20, 18, 41, 225); border: 1px solid {ACCENT}; border-radius: 14px; }}
 #gameOverTitle {{ font-size: 20pt; font-weight: 700; color: {ACCENT}; }}
 #gameOverDetail {{ font-size: 11pt; color: {TEXT}; }}

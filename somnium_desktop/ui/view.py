@@ -36,6 +36,7 @@ class TableView(QGraphicsView):
         self.setViewport(viewport)
         self.table = scene
         self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setObjectName("cardTable")  # (the style sheet rings it while it has the focus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.ui.settings import Settings
+from somnium_desktop.ui.style import apply_style
 from somnium_desktop.ui.table import TableWidget
 from tests.ui.driver import activate, close
 
@@ -32,3 +34,17 @@ def table(qtbot: QtBot) -> Iterator[TableWidget]:
     if widget.source is not None:
         widget.source.close()
     close(qtbot, widget)
+
+
+@pytest.fixture
+def app_style() -> Iterator[None]:
+    """The app's own look (its style sheet and palette) for one test, then the plain one."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    sheet, palette = app.styleSheet(), app.palette()
+    apply_style(app, set_style=False)
+    try:
+        yield
+    finally:
+        app.setStyleSheet(sheet)
+        app.setPalette(palette)

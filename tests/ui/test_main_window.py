@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.offline import BOT_PACE_MS, OfflineGame
@@ -15,7 +16,6 @@ from somnium_desktop.game.bots import Level
 from somnium_desktop.ui.main_window import COLUMN_WIDTH, TABLE_AT_LEAST, MainWindow
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
-from somnium_desktop.ui.style import apply_style
 from tests.client.helpers import PlainBot
 from tests.ui.driver import activate, close, play_to_the_end
 
@@ -187,18 +187,11 @@ def test_keys_typed_in_the_column_do_not_play(qtbot: QtBot, window: MainWindow) 
         qtbot.waitUntil(lambda: game.view is not banked)
 
 
+@pytest.mark.usefixtures("app_style")  # its paddings and bold labels
 def test_an_800_by_600_window_keeps_its_size_and_its_words(
     qtbot: QtBot, window: MainWindow
 ) -> None:
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    sheet, palette = app.styleSheet(), app.palette()
-    apply_style(app, set_style=False)  # the app's look: its paddings and bold labels
-    try:
-        check_800_by_600(qtbot, window)
-    finally:
-        app.setStyleSheet(sheet)
-        app.setPalette(palette)
+    check_800_by_600(qtbot, window)
 
 
 def check_800_by_600(qtbot: QtBot, window: MainWindow) -> None:
@@ -231,3 +224,21 @@ def test_the_column_gives_way_on_a_small_window_and_comes_back(
         else:  # the column gives way first, never below its minimum
             assert least <= column < COLUMN_WIDTH, (width, table, column)
             assert table >= TABLE_AT_LEAST or column == least, (width, table, column)
+
+
+@pytest.mark.usefixtures("app_style")
+def test_the_focus_is_ringed_on_the_table_and_the_list(qtbot: QtBot, window: MainWindow) -> None:
+    window.start_offline("careful")
+    view, games = window.table.view, window.lobby_panel.games
+
+    def edge(widget: QWidget) -> QColor:
+        return widget.grab().toImage().pixelColor(0, widget.height() // 2)
+
+    activate(qtbot, window)
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus)
+    ringed, plain_list = edge(view), edge(games)
+    games.setFocus()
+    qtbot.waitUntil(games.hasFocus)
+    assert edge(view) != ringed  # the ring went with the focus...
+    assert edge(games) != plain_list  # ...to the list
