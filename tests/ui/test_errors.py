@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox
 from pytestqt.qtbot import QtBot
 from shiboken6 import Shiboken
 
+from somnium_desktop.ui.error_dialog import ErrorDialog
 from somnium_desktop.ui.errors import ExceptionHandler, setup_logging
 from tests.ui.driver import activate
 
@@ -25,22 +26,29 @@ def fail() -> None:
     raise Boom("the table fell over")
 
 
-@pytest.mark.qt_no_exception_capture
-def test_an_exception_in_a_slot_shows_the_dialog_and_is_logged(
-    qtbot: QtBot, tmp_path: Path
-) -> None:
-    handler_file = setup_logging(tmp_path)
-    hook = ExceptionHandler(Path(handler_file.baseFilename))
+def raise_in_a_slot(qtbot: QtBot, hook: ExceptionHandler) -> ErrorDialog:
+    """fail() from a Qt callback with `hook` installed (then uninstalled): the dialog shown."""
     hook.install()
     try:
         QTimer.singleShot(0, fail)
         qtbot.waitUntil(lambda: bool(hook.dialogs))
     finally:
         hook.uninstall()
+    return hook.dialogs[0]
+
+
+@pytest.mark.qt_no_exception_capture
+def test_an_exception_in_a_slot_shows_the_dialog_and_is_logged(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    handler_file = setup_logging(tmp_path)
+    hook = ExceptionHandler(Path(handler_file.baseFilename))
+    try:
+        dialog = raise_in_a_slot(qtbot, hook)
+    finally:
         logging.getLogger().removeHandler(handler_file)
         handler_file.close()
     assert sys.excepthook is not hook
-    dialog = hook.dialogs[0]
     details = dialog.details.toPlainText()
     assert "Boom: the table fell over" in details and "in fail" in details
     assert dialog.details.isReadOnly()
@@ -65,13 +73,7 @@ def test_an_error_shown_over_a_passing_dialog_outlives_it(qtbot: QtBot) -> None:
     box.open()
     activate(qtbot, box)
     hook = ExceptionHandler()
-    hook.install()
-    try:
-        QTimer.singleShot(0, fail)
-        qtbot.waitUntil(lambda: bool(hook.dialogs))
-    finally:
-        hook.uninstall()
-    dialog = hook.dialogs[0]
+    dialog = raise_in_a_slot(qtbot, hook)
     assert dialog.parentWidget() is window
     box.button(QMessageBox.StandardButton.No).click()
     qtbot.wait(50)  # the box is deleted
