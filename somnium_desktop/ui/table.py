@@ -657,13 +657,8 @@ class TableWidget(QWidget):
 
     def _act_started(self) -> None:
         # Input waits until the result has been played: disable at once, before any reply.
-        # A button about to be disabled with the focus on it would pass the focus on to the
-        # next one (Concede): the table takes it back instead.
-        focused = QApplication.focusWidget()
         for action in (self.draw_action, self.end_turn_action, *self.steal_actions):
             action.setEnabled(False)
-        if focused in (self.draw_button, self.end_turn_button):
-            self.view.setFocus()
 
     def hide_result(self) -> None:
         """Put the game-over panel away (its close button, or Esc) to see the final table."""
