@@ -165,14 +165,7 @@ def shoot(offscreen: bool) -> None:
         return False
 
     def act(view: View) -> None:
-        table = window.table
-        action = policy(view, view.turn)
-        if isinstance(action, Steal):
-            table.steal(action.suit)
-        elif isinstance(action, EndTurn):
-            table.end_turn()
-        else:
-            table.draw()
+        window.table.take(policy(view, view.turn))
 
     def save(name: str) -> None:
         settle(150)

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from ..client.describe import Speaker, result_title
 from ..client.source import TableSource
-from ..game.actions import Draw, EndTurn
+from ..game.actions import Action, Draw, EndTurn, Steal
 from ..game.cards import Suit
 from ..game.events import Event, GameEnded, TurnPassed
 from ..game.view import View
@@ -654,6 +654,18 @@ class TableWidget(QWidget):
             self._act_started()
             assert self.source is not None
             self.source.steal(suit)
+
+    def take(self, action: Action) -> None:
+        """Act as the player's click or key would: draw, end the turn or steal (a concede asks
+        first). Nothing happens if the table does not take that input now."""
+        if isinstance(action, Steal):
+            self.steal(action.suit)
+        elif isinstance(action, EndTurn):
+            self.end_turn()
+        elif isinstance(action, Draw):
+            self.draw()
+        else:
+            self.ask_concede()
 
     def _act_started(self) -> None:
         # Input waits until the result has been played: disable at once, before any reply.

@@ -63,13 +63,7 @@ def main(games: int, speed: float, seconds: float) -> int:
             else:
                 table.rematch()
         elif view is not None and table.my_turn():
-            action = choose(view, view.turn)
-            if isinstance(action, Steal):
-                table.steal(action.suit)
-            elif isinstance(action, EndTurn):
-                table.end_turn()
-            else:
-                table.draw()
+            table.take(choose(view, view.turn))
 
     timer = QTimer()
     timer.timeout.connect(tick)

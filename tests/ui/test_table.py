@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.describe import Speaker
 from somnium_desktop.client.offline import OfflineGame
-from somnium_desktop.game import FOOL, Card, Event, GameState, Suit, new_game
+from somnium_desktop.game import FOOL, Card, Draw, EndTurn, Event, GameState, Suit, new_game
 from somnium_desktop.game.events import CardDrawn, CardStolen, GameEnded
 from somnium_desktop.ui.table import TableWidget
 from tests.client.helpers import PlainBot
@@ -439,3 +439,13 @@ def test_a_concede_answered_after_the_game_changed_concedes_nothing(
     box.button(QMessageBox.StandardButton.Yes).click()
     qtbot.wait(50)
     assert second.view is not None and not second.view.over
+
+
+def test_take_acts_as_the_players_input_would(qtbot: QtBot, table: TableWidget) -> None:
+    game = start(table, stacked([c(Suit.MOONS, 7), FOOL], first=0))
+    events = record(game)
+    wait_for_input(qtbot, table)
+    table.take(EndTurn())  # an empty table: End turn is off, so nothing happens
+    table.take(Draw())
+    qtbot.waitUntil(lambda: bool(events))
+    assert events == [CardDrawn(0, c(Suit.MOONS, 7))]
