@@ -93,6 +93,16 @@ class Settings:
         metadata={"help": "seconds over which observer-count changes are gathered into one event",
                   "type": float},
     )
+    away_after: float = field(
+        default=20.0,
+        metadata={"help": "seconds a seated player may be without the game's event stream before "
+                          "showing as away", "type": _positive(float)},
+    )
+    claim_after: float = field(
+        default=120.0,
+        metadata={"help": "seconds a player must be away from a running game before the other "
+                          "may claim the win", "type": _positive(float)},
+    )
     event_window: int = field(
         default=512,
         metadata={"help": "events kept per game for Last-Event-ID resume (older: a snapshot)",

@@ -16,6 +16,7 @@ from .config import Settings
 from .events import StreamHub
 from .games import GameService
 from .lobby import Lobby
+from .presence import Timing
 from .ratelimit import RateLimiter
 from .sessions import sweep, user_for_token
 from .signin.config import check_local_accounts
@@ -50,6 +51,7 @@ def build_context(
         event_window=settings.event_window,
         computer_pause=settings.computer_pause,
         observer_flush=settings.observer_flush,
+        timing=Timing(settings.away_after, settings.claim_after),
     )
     return ServerContext(
         settings=settings, storage=store, hub=hub, lobby=lobby, games=games,

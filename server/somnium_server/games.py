@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import time
 from collections import deque
@@ -18,6 +19,7 @@ import orjson
 
 from somnium_desktop.game import (
     Action,
+    Concede,
     GameState,
     IllegalAction,
     action_from_dict,
@@ -36,6 +38,7 @@ from .apierror import ApiError, illegal
 from .computer import ComputerRunner, Computers, choose
 from .events import StreamHub, Subscriber, frame
 from .lobby import Lobby
+from .presence import Timing, clock
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
 from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
 
@@ -64,6 +67,7 @@ class GameService:
         event_window: int,
         computer_pause: float,
         observer_flush: float,
+        timing: Timing | None = None,
     ) -> None:
         self.storage = storage
         self.lobby = lobby
@@ -71,6 +75,7 @@ class GameService:
         self.computers = computers
         self.event_window = event_window
         self.observer_flush = observer_flush
+        self.timing = timing or Timing()
         self.rooms: dict[str, GameRoom] = {}
         self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
@@ -86,6 +91,7 @@ class GameService:
                 await self._load_history(room)
             self.rooms[room.id] = room
         for room in self.rooms.values():
+            self._presence_changed(room)
             self._wake_computer(room)
 
     async def stop(self) -> None:
@@ -206,6 +212,7 @@ class GameService:
         await self.storage.create_game(room.record(), events)
         self.rooms[game_id] = room
         room.remember(events)
+        self._presence_changed(room)
         self.lobby.publish("game_created", {"game": room.summary()})
         self._wake_computer(room)
         return room
@@ -233,6 +240,11 @@ class GameService:
             await self._commit(
                 room, events, seats=seats, status="playing" if playing else "waiting"
             )
+            now = clock()
+            room.presence.seated(user.id, now)
+            if playing:
+                room.presence.started = now
+            self._presence_changed(room)
         self.lobby.publish("seat_taken", {"game": room.summary()})
         self._wake_computer(room)
         return room
@@ -259,6 +271,7 @@ class GameService:
             await self._commit(
                 room, events, seats=seats, status="finished" if closed else "waiting", meta=meta
             )
+            self._presence_changed(room)
         self.lobby.publish("game_closed" if closed else "seat_left", {"game": room.summary()})
         return room
 
@@ -304,13 +317,16 @@ class GameService:
         engine_events: list[Any],
         user_id: str,
         action_id: str,
+        before: dict[str, Any] | None = None,
     ) -> bytes:
-        """Commit an action the engine accepted; the answer is stored for retries."""
+        """Commit an action the engine accepted; the answer is stored for retries. `before` is
+        a table event told ahead of the engine's (a claimed win)."""
         version = room.version + 1
         view = view_to_dict(view_of(state))
         view_json = orjson.dumps(view)
+        told = [before] if before is not None else []
         events = _number(
-            [event_to_dict(e) for e in engine_events], room.seq, version, view, view_json
+            told + [event_to_dict(e) for e in engine_events], room.seq, version, view, view_json
         )
         result = _answer(version, events, view_json)
         was_turn = room.state.turn
@@ -325,6 +341,7 @@ class GameService:
         room.seed_view(view)
         if state.over:
             self.lobby.publish("game_finished", {"game": room.summary()})
+            self._presence_changed(room)
             self._let_go_later(room)
         elif state.turn != was_turn:
             self.lobby.publish("turn_passed", {"game": room.summary()})
@@ -431,25 +448,36 @@ class GameService:
         room.seq = seq
         room.remember(events)
 
-    # -- observers -----------------------------------------------------------------------------
-    def watch(self, room: GameRoom, last_event_id: str | None, observer: bool) -> Subscriber:
-        """A stream of a game: missed events after Last-Event-ID, else a snapshot first."""
+    # -- listeners: observers and the players' presence -------------------------------------------
+    def watch(self, room: GameRoom, last_event_id: str | None, player: str | None) -> Subscriber:
+        """A stream of a game: missed events after Last-Event-ID, else a snapshot first.
+
+        `player` is the user id of a seated player watching their own game (None: an
+        observer); a player with a stream open is at the table.
+        """
         first = missed_since(room, last_event_id)
         if first is None:
             first = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
         subscriber = Subscriber(first)
         room.channel.subscribers.add(subscriber)
-        if observer:
+        if player is None:
             room.observers += 1
             self._observers_changed(room)
+        else:
+            room.presence.opened(player)
+            self._presence_changed(room)
         subscriber.push(frame("observers", {"type": "observers", "count": room.observers}))
+        subscriber.push(presence_frame(room))
         return subscriber
 
-    def unwatch(self, room: GameRoom, subscriber: Subscriber, observer: bool) -> None:
+    def unwatch(self, room: GameRoom, subscriber: Subscriber, player: str | None) -> None:
         room.channel.subscribers.discard(subscriber)
-        if observer:
+        if player is None:
             room.observers -= 1
             self._observers_changed(room)
+        else:
+            room.presence.closed(player, clock())
+            self._presence_changed(room)
 
     def _observers_changed(self, room: GameRoom) -> None:
         """Gather observer-count changes into one event per game per flush interval."""
@@ -465,6 +493,65 @@ class GameService:
         room.announced_observers = room.observers
         room.channel.publish(frame("observers", {"type": "observers", "count": room.observers}))
         self.lobby.publish("observers", {"game_id": room.id, "observers": room.observers})
+
+    def _presence_changed(self, room: GameRoom) -> None:
+        """Work out who is away now, tell the game's listeners if that changed, and wake up
+        again when it next changes by itself."""
+        presence = room.presence
+        if presence.timer is not None:
+            presence.timer.cancel()
+            presence.timer = None
+        now = clock()
+        shown, next_at = presence.state(
+            room.seats, room.status == "playing", self.timing, now
+        )
+        if next_at is not None:
+            presence.timer = asyncio.get_running_loop().call_later(
+                next_at - now + 0.005, self._presence_changed, room
+            )
+        if shown != presence.shown:
+            presence.shown = shown
+            presence.revision += 1
+            room.channel.publish(presence_frame(room))
+
+    async def claim(self, user: User, game_id: str) -> GameRoom:
+        """Claim the win from an opponent who left the table and stayed away long enough: the
+        game is conceded for them. Asking again once it is won answers the game as it is."""
+        room = self.room(game_id)
+        async with room.lock:
+            seat = room.seat_of(user.id)
+            if seat is None:
+                raise ApiError(403, "not_a_player", "only the two seated players can claim")
+            if room.status != "playing":
+                if room.state.over and room.state.winner == seat:
+                    return room
+                raise ApiError(409, "game_not_running", "the game is not being played")
+            other = 1 - seat
+            now = clock()
+            away, claimable, claim_at = room.presence.seat_state(
+                room.seats[other], True, self.timing, now
+            )
+            if not away:
+                raise ApiError(409, "opponent_here", "your opponent is at the table")
+            if not claimable:
+                wait = max(1, math.ceil((claim_at or now) - now))
+                raise ApiError(
+                    409, "too_early",
+                    f"your opponent has not been away long enough: you may claim the win "
+                    f"in {wait} s", headers={"Retry-After": str(wait)},
+                )
+            action = Concede()
+            state, events = apply(room.state, other, action)
+            await self._play(
+                room, other, action, state, events, user.id, f"claim-{room.version + 1}",
+                before={"type": "win_claimed", "seat": seat, "away": other},
+            )
+        return room
+
+
+def presence_frame(room: GameRoom) -> bytes:
+    """Who is away, as an SSE message (not numbered: it is no part of the game's history)."""
+    return frame("presence", {"type": "presence", "players": room.presence.players()})
 
 
 async def stored_state(storage: Storage, record: GameRecord) -> GameState:

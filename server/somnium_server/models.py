@@ -132,6 +132,16 @@ class Rematch(BaseModel):
     game_id: str | None = Field(description="the new game, once both agreed")
 
 
+class SeatPresence(BaseModel):
+    """Whether a seated player is at the table (has the game's event stream open)."""
+
+    seat: int
+    away: bool = Field(description="a person with no stream open for a while (never a computer)")
+    claimable: bool = Field(
+        description="away long enough, in a running game: the other player may claim the win"
+    )
+
+
 class GameSummary(BaseModel):
     """A lobby line."""
 
@@ -153,6 +163,9 @@ class GameDetail(GameSummary):
     view: ViewModel
     rematch: Rematch
     closed: bool = Field(default=False, description="cancelled by its host before it started")
+    presence: list[SeatPresence] = Field(
+        default=[], description="who is away; also sent on the game's stream as `presence`"
+    )
 
 
 class GameEvent(BaseModel):

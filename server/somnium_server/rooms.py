@@ -14,6 +14,7 @@ from somnium_desktop.game import GameState, state_from_dict, state_to_dict, view
 from somnium_desktop.game.bots import Bot
 
 from .events import Channel, missed
+from .presence import Presence, new_presence
 from .storage import GameRecord, StoredEvent
 
 ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read out and type
@@ -66,10 +67,11 @@ class GameRoom:
     announced_observers: int = 0
     observer_flush: asyncio.TimerHandle | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
+    presence: Presence = field(default_factory=new_presence)
     # the state as last stored and the version it was taken at (see GameRecord.state_version)
     snapshot: tuple[int, dict[str, Any]] = (0, {})
     _view: tuple[int, dict[str, Any]] | None = None
-    _detail: tuple[tuple[int, int], bytes] | None = None
+    _detail: tuple[tuple[int, int, int], bytes] | None = None
     _seat_dicts: tuple[list[Seat], list[dict[str, Any]]] | None = None
 
     @classmethod
@@ -142,10 +144,11 @@ class GameRoom:
             "rematch": {"agreed": list(self.meta.get("agreed", [])),
                         "game_id": self.meta.get("rematch")},
             "closed": bool(self.meta.get("closed")),
+            "presence": self.presence.players(),
         }
 
     def detail_bytes(self) -> bytes:
-        key = (self.version, self.observers)
+        key = (self.version, self.observers, self.presence.revision)
         if self._detail is None or self._detail[0] != key:
             self._detail = (key, orjson.dumps(self.detail()))
         return self._detail[1]

@@ -191,6 +191,21 @@ async def rematch(request: Request, game_id: GamePath) -> Response:
     return await _change_table(request, game_id, GameService.rematch)
 
 
+@router.post(
+    "/games/{game_id}/claim",
+    tags=["games"],
+    summary="Claim the win from an opponent who left the table and stayed away",
+    description="The opponent has had no event stream open for the server's claim time (two "
+    "minutes by default; see the game's `presence`): the game is conceded for them. 409 "
+    "`opponent_here` or `too_early` (with Retry-After) otherwise.",
+    response_model=GameDetail,
+    responses=responses(403, *WRITE_ERRORS),
+    openapi_extra=SIGNED_IN,
+)
+async def claim(request: Request, game_id: GamePath) -> Response:
+    return await _change_table(request, game_id, GameService.claim)
+
+
 @router.get(
     "/games/{game_id}/log",
     tags=["games"],
@@ -234,13 +249,13 @@ async def game_events(
     room = games.room(game_id)
     await games.ensure_history(room)
     user = await optional_user(request)  # a seated player's own stream is no observer
-    observer = user is None or room.seat_of(user.id) is None
+    player = user.id if user is not None and room.seat_of(user.id) is not None else None
     client = _client(request)
     answers.admit(ctx, client)
-    subscriber = games.watch(room, last_event_id, observer)
+    subscriber = games.watch(room, last_event_id, player)
 
     def closed() -> None:
-        games.unwatch(room, subscriber, observer)
+        games.unwatch(room, subscriber, player)
         ctx.hub.release(client)
 
     return EventStreamResponse(ctx.hub, subscriber, closed)

@@ -102,7 +102,7 @@ def test_kill_9_mid_game_and_every_game_resumes(tmp_path: Path) -> None:
         resumed = EventReader(
             f"{base}/games/{duel}/events", headers={"Last-Event-ID": str(last_id)}
         )
-        assert [e.event for e in resumed.drain()] == ["observers"]
+        assert [e.event for e in resumed.drain()] == ["observers", "presence"]
         resumed.close()
         # the computer takes up its turn again by itself
         deadline = time.monotonic() + 15

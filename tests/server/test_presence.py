@@ -1,0 +1,153 @@
+"""Presence: a player whose streams all close shows as away after a grace, comes back by
+opening one again, and once away long enough the other player may claim the win."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import EventReader, LiveServer, Player, server_settings
+
+AWAY_AFTER = 0.4
+CLAIM_AFTER = 1.2
+
+
+@pytest.fixture
+def quick(tmp_path: Path) -> Any:
+    running = LiveServer(server_settings(
+        tmp_path / "somnium.sqlite3", away_after=AWAY_AFTER, claim_after=CLAIM_AFTER
+    ))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def _presence(event: Any) -> list[tuple[bool, bool]]:
+    return [(p["away"], p["claimable"]) for p in event.json()["players"]]
+
+
+def _game(server: LiveServer) -> tuple[str, Player, Player, EventReader, EventReader]:
+    ann, bob = server.player("Ann"), server.player("Bob")
+    game_id = ann.create()["id"]
+    url = f"{server.base}/games/{game_id}/events"
+    ann_stream = EventReader(url, headers=ann.headers)
+    assert bob.post(f"/games/{game_id}/join").status_code == 200
+    bob_stream = EventReader(url, headers=bob.headers)
+    return game_id, ann, bob, ann_stream, bob_stream
+
+
+def test_a_player_who_leaves_shows_as_away_then_claimable_and_back_when_they_return(
+    quick: LiveServer,
+) -> None:
+    game_id, ann, bob, ann_stream, bob_stream = _game(quick)
+    first = bob_stream.until(lambda e: e.event == "presence")
+    assert first.id is None  # no part of the numbered log
+    assert _presence(first) == [(False, False), (False, False)]
+
+    left = time.monotonic()
+    bob_stream.close()
+    away = ann_stream.until(lambda e: e.event == "presence" and _presence(e)[1][0])
+    assert time.monotonic() - left >= AWAY_AFTER * 0.9
+    assert _presence(away) == [(False, False), (True, False)]
+    detail = quick.get(f"/games/{game_id}").json()
+    assert detail["presence"][1] == {"seat": 1, "away": True, "claimable": False}
+    early = ann.post(f"/games/{game_id}/claim")
+    assert early.status_code == 409 and early.json()["error"] == "too_early", early.text
+    assert 1 <= int(early.headers["Retry-After"]) <= 2
+
+    claimable = ann_stream.until(lambda e: e.event == "presence" and _presence(e)[1][1])
+    assert time.monotonic() - left >= CLAIM_AFTER * 0.9
+    assert _presence(claimable) == [(False, False), (True, True)]
+
+    back = EventReader(f"{quick.base}/games/{game_id}/events", headers=bob.headers)
+    here = ann_stream.until(lambda e: e.event == "presence" and not _presence(e)[1][0])
+    assert _presence(here) == [(False, False), (False, False)]
+    refused = ann.post(f"/games/{game_id}/claim")
+    assert refused.status_code == 409 and refused.json()["error"] == "opponent_here"
+    back.close()
+    ann_stream.close()
+
+
+def test_a_short_drop_is_not_shown_and_observers_do_not_count(quick: LiveServer) -> None:
+    game_id, _ann, bob, ann_stream, bob_stream = _game(quick)
+    url = f"{quick.base}/games/{game_id}/events"
+    watcher = EventReader(url)  # an observer: never anyone's presence
+    bob_stream.close()
+    bob_again = EventReader(url, headers=bob.headers)  # back within the grace
+    time.sleep(AWAY_AFTER * 2)
+    changes = [e for e in ann_stream.drain() if e.event == "presence"]
+    assert all(_presence(e) == [(False, False), (False, False)] for e in changes)
+    # Bob's own observer-style stream (signed out) does not keep him at the table
+    bob_again.close()
+    stranger = EventReader(url)
+    away = watcher.until(lambda e: e.event == "presence" and _presence(e)[1][0])
+    assert _presence(away)[0] == (False, False)
+    for stream in (stranger, watcher, ann_stream):
+        stream.close()
+
+
+def test_claiming_the_win_ends_the_game_for_the_one_away(quick: LiveServer) -> None:
+    game_id, ann, bob, ann_stream, bob_stream = _game(quick)
+    bob_stream.close()
+    ann_stream.until(lambda e: e.event == "presence" and _presence(e)[1][1])
+
+    outsider = quick.player("Cid")
+    assert outsider.post(f"/games/{game_id}/claim").status_code == 403
+    answer = ann.post(f"/games/{game_id}/claim")
+    assert answer.status_code == 200, answer.text
+    detail = answer.json()
+    assert detail["status"] == "finished" and detail["winner"] == 0
+    assert detail["view"]["conceded_by"] == 1
+    told = ann_stream.until(lambda e: e.event == "win_claimed")
+    assert told.json()["event"] == {"type": "win_claimed", "seat": 0, "away": 1}
+    ended = ann_stream.until(lambda e: e.event == "game_ended")
+    assert ended.json()["view"]["over"]
+    # a finished game has nothing to claim any more (Bob is still away)
+    settled = ann_stream.until(lambda e: e.event == "presence")
+    assert _presence(settled) == [(False, False), (True, False)]
+    # asking again answers the game as it is; the other player cannot claim it back
+    assert ann.post(f"/games/{game_id}/claim").status_code == 200
+    late = bob.post(f"/games/{game_id}/claim")
+    assert late.status_code == 409 and late.json()["error"] == "game_not_running"
+    log = quick.get(f"/games/{game_id}/log").json()
+    assert [e["event"]["type"] for e in log][-3:] == ["win_claimed", "conceded", "game_ended"]
+    ann_stream.close()
+
+
+def test_a_game_against_the_computer_has_nobody_to_claim_from(quick: LiveServer) -> None:
+    ann = quick.player("Ann")
+    game_id = ann.create(opponent="computer", level="test")["id"]
+    time.sleep(AWAY_AFTER)
+    refused = ann.post(f"/games/{game_id}/claim")
+    assert refused.status_code == 409 and refused.json()["error"] == "opponent_here"
+
+
+def test_after_a_restart_players_get_the_grace_again(tmp_path: Path) -> None:
+    settings = server_settings(
+        tmp_path / "somnium.sqlite3", away_after=AWAY_AFTER, claim_after=CLAIM_AFTER
+    )
+    first = LiveServer(settings)
+    try:
+        game_id, ann, _bob, ann_stream, bob_stream = _game(first)
+        bob_stream.close()
+        ann_stream.until(lambda e: e.event == "presence" and _presence(e)[1][1])
+        ann_stream.close()
+    finally:
+        first.stop()
+    second = LiveServer(settings)
+    try:
+        ann = Player(second.base, ann.user_id, ann.token, "Ann")
+        stream = EventReader(f"{second.base}/games/{game_id}/events", headers=ann.headers)
+        first_presence = _presence(stream.until(lambda e: e.event == "presence"))
+        assert first_presence == [(False, False), (False, False)]  # Bob may still come back
+        refused = ann.post(f"/games/{game_id}/claim")
+        assert refused.status_code == 409
+        stream.until(lambda e: e.event == "presence" and _presence(e)[1][1])
+        assert ann.post(f"/games/{game_id}/claim").status_code == 200
+        stream.close()
+    finally:
+        second.stop()
