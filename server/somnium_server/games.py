@@ -318,9 +318,11 @@ class GameService:
         user_id: str,
         action_id: str,
         before: dict[str, Any] | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> bytes:
         """Commit an action the engine accepted; the answer is stored for retries. `before` is
-        a table event told ahead of the engine's (a claimed win)."""
+        a table event told ahead of the engine's, and `meta` the table's new notes (a claimed
+        win: both only with an action that ends the game, which stores a snapshot)."""
         version = room.version + 1
         view = view_to_dict(view_of(state))
         view_json = orjson.dumps(view)
@@ -332,10 +334,11 @@ class GameService:
         was_turn = room.state.turn
         # the answer is not stored: a restart rebuilds it from the events (see _answers)
         stored = StoredAction(action_id, user_id, seat, version, action_to_dict(action), b"")
+        notes = {} if meta is None else {"meta": meta}
         await self._commit(
             room, [], state=state, status="finished" if state.over else "playing",
             numbered=events, action=stored,
-            snapshot=state.over or version - room.snapshot[0] >= SNAPSHOT_EVERY,
+            snapshot=state.over or version - room.snapshot[0] >= SNAPSHOT_EVERY, **notes,
         )
         room.actions[action_id] = (user_id, result)
         room.seed_view(view)
@@ -545,6 +548,7 @@ class GameService:
             await self._play(
                 room, other, action, state, events, user.id, f"claim-{room.version + 1}",
                 before={"type": "win_claimed", "seat": seat, "away": other},
+                meta={**room.meta, "claimed_from": other},
             )
         return room
 

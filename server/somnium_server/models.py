@@ -166,6 +166,9 @@ class GameDetail(GameSummary):
     presence: list[SeatPresence] = Field(
         default=[], description="who is away; also sent on the game's stream as `presence`"
     )
+    claimed_from: int | None = Field(
+        default=None, description="the seat that was away when the other claimed the win"
+    )
 
 
 class GameEvent(BaseModel):

@@ -145,6 +145,7 @@ class GameRoom:
                         "game_id": self.meta.get("rematch")},
             "closed": bool(self.meta.get("closed")),
             "presence": self.presence.players(),
+            "claimed_from": self.meta.get("claimed_from"),
         }
 
     def detail_bytes(self) -> bytes:

@@ -109,10 +109,13 @@ class GameDetail(GameSummary):
     rematch_agreed: tuple[int, ...] = ()
     rematch_game_id: str | None = None
     closed: bool = False
+    presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, and the win claimable
+    claimed_from: int | None = None  # the seat whose win was claimed while it was away
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameDetail:
         rematch = data.get("rematch") or {}
+        claimed = data.get("claimed_from")
         return cls(
             **_summary_fields(data),
             version=int(data["version"]),
@@ -121,10 +124,20 @@ class GameDetail(GameSummary):
             rematch_agreed=tuple(rematch.get("agreed") or ()),
             rematch_game_id=rematch.get("game_id"),
             closed=bool(data.get("closed", False)),
+            presence=presence_of(data.get("presence") or ()),
+            claimed_from=None if claimed is None else int(claimed),
         )
 
     def with_changes(self, **changes: Any) -> GameDetail:
         return dataclasses.replace(self, **changes)
+
+
+def presence_of(players: Any) -> tuple[tuple[bool, bool], ...]:
+    """Who is away (and whether their win may be claimed), by seat, from the server's list."""
+    found: dict[int, tuple[bool, bool]] = {
+        int(p["seat"]): (bool(p["away"]), bool(p["claimable"])) for p in players
+    }
+    return tuple(found.get(seat, (False, False)) for seat in range(max(found, default=-1) + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +260,12 @@ class LobbyClient:
     def rematch(self, game_id: str) -> GameDetail:
         return GameDetail.from_dict(
             self._call("POST", f"/games/{_path(game_id)}/rematch", signed=True)
+        )
+
+    def claim(self, game_id: str) -> GameDetail:
+        """Claim the win from an opponent who left the table and stayed away."""
+        return GameDetail.from_dict(
+            self._call("POST", f"/games/{_path(game_id)}/claim", signed=True)
         )
 
     def act(self, game_id: str, version: int, action: Action, action_id: str) -> ActResult:

@@ -12,7 +12,7 @@ from ..game.actions import Action
 from ..game.events import Event
 from ..game.view import View
 from .errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
-from .lobby_client import GameDetail, GameEvent, GameSummary, LobbyClient, Seat
+from .lobby_client import GameDetail, GameEvent, GameSummary, LobbyClient, Seat, presence_of
 from .source import TableSource
 from .sse import BACKOFF, READ_TIMEOUT, EventStream, ServerEvent
 from .tasks import Operations, emit_from_thread
@@ -84,6 +84,9 @@ class OnlineGame(TableSource):
         self._closed = False
         self._stream: EventStream | None = None
         self._token: object | None = None
+        self._presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, claimable
+        self._claimed_from: int | None = None
+        self._claiming = False
         self._arrived.connect(self._on_arrived)
         self._stream_said.connect(self._on_stream_status)
 
@@ -121,6 +124,21 @@ class OnlineGame(TableSource):
     @property
     def closed(self) -> bool:
         return self._closed
+
+    def away(self, seat: int) -> bool:
+        return seat < len(self._presence) and self._presence[seat][0]
+
+    @property
+    def can_claim(self) -> bool:
+        seat, view = self.my_seat, self._view
+        if seat is None or view is None or view.over or self.status != "playing":
+            return False
+        other = 1 - seat
+        return other < len(self._presence) and self._presence[other][1] and not self._claiming
+
+    @property
+    def claimed_from(self) -> int | None:
+        return self._claimed_from
 
     @property
     def stream(self) -> EventStream | None:
@@ -171,7 +189,9 @@ class OnlineGame(TableSource):
             return
         try:
             data = event.json()
-            if event.event == "snapshot":
+            if event.event == "presence":
+                self._set_presence(presence_of(data["players"]))
+            elif event.event == "snapshot":
                 self._apply_snapshot(GameDetail.from_dict(data["game"]))
             elif self._snapshot_seen:
                 self._ingest([GameEvent.from_dict(data)], from_stream=True)
@@ -208,11 +228,18 @@ class OnlineGame(TableSource):
             self._view = None
             self._my_turn = False
             self.started.emit()
+        self._claimed_from = detail.claimed_from
         if detail.status == "waiting" or detail.closed or detail.view is None:
             self._say_waiting()
         else:
             self._show(detail.view, [])
         self._update_pending()
+        self._set_presence(detail.presence)
+
+    def _set_presence(self, presence: tuple[tuple[bool, bool], ...]) -> None:
+        if presence != self._presence:
+            self._presence = presence
+            self.presence_changed.emit()
 
     def _ingest(self, events: Sequence[GameEvent], from_stream: bool) -> None:
         """Apply numbered events once each, in order; a gap in the stream asks for a resync."""
@@ -287,6 +314,8 @@ class OnlineGame(TableSource):
             else:
                 self._summary = replace(summary, status="finished")
             self.notice.emit("The host closed this table before the game began.")
+        elif kind == "win_claimed":
+            self._claimed_from = int(data["away"])
         elif kind == "rematch_offered":
             asking = int(data["seat"])
             if asking == self.my_seat:
@@ -341,7 +370,9 @@ class OnlineGame(TableSource):
         self._outstanding.clear()
         self._seq = self._version = self._await_seq = 0
         self._batch = []
+        self._claimed_from = None
         self._update_pending()
+        self._set_presence(())
         self._open_stream(None)
 
     # ----- actions -----
@@ -417,3 +448,29 @@ class OnlineGame(TableSource):
 
         self._ops.run(lambda: client.rematch(game_id), answered, refused,
                       label="Asking for a rematch…")
+
+    def claim(self) -> None:
+        """Claim the win from the opponent who left; the game's end comes on the stream."""
+        if self._closed or not self.can_claim:
+            return
+        client, game_id = self._client, self._game_id
+        self._claiming = True
+        self.presence_changed.emit()  # (the claim is on its way: not offered twice)
+
+        def done() -> None:
+            self._claiming = False
+            self.presence_changed.emit()
+
+        def answered(detail: GameDetail) -> None:
+            if not self._closed and game_id == self._game_id:
+                done()
+                if detail.seq > self._seq:  # the stream is behind: catch up from the answer
+                    self._resync()
+
+        def refused(error: LobbyError) -> None:
+            if not self._closed and game_id == self._game_id:  # (see _resync's failed)
+                done()
+                self.error.emit(str(error))
+
+        self._ops.run(lambda: client.claim(game_id), answered, refused,
+                      label="Claiming the win…")

@@ -34,6 +34,7 @@ class TableSource(QObject):
     notice = Signal(str)
     pending_changed = Signal(bool)
     started = Signal()
+    presence_changed = Signal()  # a player left the table or came back; a claim came in reach
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -83,6 +84,21 @@ class TableSource(QObject):
         """Whether rematch() may be offered once the game is over."""
         return False
 
+    def away(self, seat: int) -> bool:
+        """Whether the player in `seat` has left the table (closed the app, lost the network)
+        and not come back yet."""
+        return False
+
+    @property
+    def can_claim(self) -> bool:
+        """Whether claim() may be offered: the opponent has been away long enough."""
+        return False
+
+    @property
+    def claimed_from(self) -> int | None:
+        """The seat that was away when the other player claimed the win, if that ended it."""
+        return None
+
     @property
     def pending(self) -> bool:
         return self._pending
@@ -110,6 +126,10 @@ class TableSource(QObject):
 
     def rematch(self) -> None:
         """Start a new game between the same players."""
+        raise NotImplementedError
+
+    def claim(self) -> None:
+        """Win the game from an opponent who left the table (see can_claim)."""
         raise NotImplementedError
 
     def close(self) -> None:

@@ -37,6 +37,7 @@ E — end your turn and bank the table<br>
 R — rematch, once the game is over<br>
 Esc — put the result away, to look over the final table<br>
 Alt+C — concede (asks first)<br>
+W — claim the win from an opponent who left the table (online, after two minutes)<br>
 Ctrl+N — new offline game at the level picked on the right<br>
 Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
 Enter on an open seat joins<br>
@@ -165,7 +166,8 @@ class MainWindow(QMainWindow):
         game.addAction(self.new_game_action)
         game.addSeparator()
         for action in (self.table.draw_action, self.table.end_turn_action,
-                       self.table.rematch_action, self.table.concede_action):
+                       self.table.rematch_action, self.table.concede_action,
+                       self.table.claim_action):
             game.addAction(action)
         game.addSeparator()
         self.lobby_action = new_action("Go to the &lobby", self)

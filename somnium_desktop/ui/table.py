@@ -113,6 +113,12 @@ class PlayerStrip(QFrame):
         self.score.setText("" if score is None else f"{score} points")
         self.setAccessibleName(f"{name}, {score or 0} points")
 
+    def set_note(self, note: str) -> None:
+        """A word after the score ("away" for a player who left the table)."""
+        self.note.setText(note)
+        name, score = self.name.text(), self.score.text() or "0 points"
+        self.setAccessibleName(f"{name}, {score}" + (f", {note}" if note else ""))
+
     def set_active(self, active: bool) -> None:
         self.setProperty("active", active)
         self.marker.setVisible(active)
@@ -242,7 +248,8 @@ class TableWidget(QWidget):
     Keyboard: D draws, E ends the turn, R asks for a rematch once the game is over. During a
     steal the number keys 1-9 and 0 pick Angels to Demons, or Left/Right move among the
     stealable suits and Enter steals the one marked. Concede is on its button (Alt+C) and in the
-    Game menu, and asks to confirm.
+    Game menu, and asks to confirm. W claims the win from an opponent who left the table and
+    stayed away (online; its button shows only then).
     """
 
     source_changed = Signal()
@@ -266,6 +273,7 @@ class TableWidget(QWidget):
         self._first_view = True
         self.last_announcement = ""
         self._confirm: QMessageBox | None = None
+        self._away: tuple[bool, bool] = (False, False)  # by seat, as last told
 
         self._make_actions()
         self._build(log_inside)
@@ -281,6 +289,10 @@ class TableWidget(QWidget):
         self.end_turn_action = _action(self, "&End turn", "E", "End the turn and bank the table")
         self.concede_action = _action(self, "Con&cede…", "Alt+C", "Concede the game")
         self.rematch_action = _action(self, "&Rematch", "R", "Play again")
+        self.claim_action = _action(
+            self, "Claim the &win", "W", "Claim the win: your opponent left the table"
+        )
+        self.claim_action.triggered.connect(self.claim)
         self.hide_result_action = _action(self, "Hide the result", "Esc", "Hide the result")
         self.hide_result_action.triggered.connect(self.hide_result)
         self.draw_action.triggered.connect(self.draw)
@@ -303,7 +315,7 @@ class TableWidget(QWidget):
         self.steal_pick_action.triggered.connect(self._steal_focused)
         for action in (
             self.draw_action, self.end_turn_action, self.concede_action, self.rematch_action,
-            self.hide_result_action, *self.steal_actions, self.steal_prev_action,
+            self.claim_action, self.hide_result_action, *self.steal_actions, self.steal_prev_action,
             self.steal_next_action, self.steal_pick_action,
         ):
             self.addAction(action)
@@ -353,6 +365,17 @@ class TableWidget(QWidget):
         self.draw_button = self._button(self.draw_action, "Draw a card", primary=True)
         self.end_turn_button = self._button(self.end_turn_action, "End turn and bank the table")
         self.concede_button = self._button(self.concede_action, "Concede the game")
+        self.claim_button = self._button(
+            self.claim_action, "Claim the win: your opponent left the table", primary=True
+        )
+        self.claim_button.setVisible(False)
+        # Claim and Concede share the last cell: Claim shows only when it may be used.
+        self._last_cell = QWidget()
+        last = QHBoxLayout(self._last_cell)
+        last.setContentsMargins(0, 0, 0, 0)
+        last.setSpacing(8)
+        last.addWidget(self.claim_button)
+        last.addWidget(self.concede_button)
         self.status = QLabel()
         self.status.setObjectName("status")
         self.status.setAccessibleName("Table status")
@@ -393,7 +416,7 @@ class TableWidget(QWidget):
             return
         self._narrow = narrow
         grid = self._controls
-        for widget in (self.draw_button, self.end_turn_button, self.status, self.concede_button):
+        for widget in (self.draw_button, self.end_turn_button, self.status, self._last_cell):
             grid.removeWidget(widget)
         for column in range(4):
             grid.setColumnStretch(column, 0)
@@ -401,13 +424,13 @@ class TableWidget(QWidget):
             grid.addWidget(self.status, 0, 0, 1, 4)
             grid.addWidget(self.draw_button, 1, 0)
             grid.addWidget(self.end_turn_button, 1, 1)
-            grid.addWidget(self.concede_button, 1, 3)
+            grid.addWidget(self._last_cell, 1, 3)
             grid.setColumnStretch(2, 1)
         else:
             grid.addWidget(self.draw_button, 0, 0)
             grid.addWidget(self.end_turn_button, 0, 1)
             grid.addWidget(self.status, 0, 2)
-            grid.addWidget(self.concede_button, 0, 3)
+            grid.addWidget(self._last_cell, 0, 3)
             grid.setColumnStretch(2, 1)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -446,6 +469,7 @@ class TableWidget(QWidget):
             (source.notice, self._notice),
             (source.pending_changed, self._pending_changed),
             (source.started, self._started),
+            (source.presence_changed, self._presence_changed),
         ]
 
     def _started(self) -> None:
@@ -467,7 +491,27 @@ class TableWidget(QWidget):
         self.copy_button.setVisible(source.shares_id)
         self.watching.setVisible(source.read_only)
         self._result_hidden = False
+        self._away = (False, False)
         self._show_buttons(True)
+        self._presence_changed()
+
+    def _presence_changed(self) -> None:
+        """A player left the table or came back: their strip, the log and the controls."""
+        source = self.source
+        if source is None:
+            return
+        away = (source.away(0), source.away(1))
+        bottom = self.scene.bottom_seat
+        self.me.set_note("away" if away[bottom] else "")
+        self.opponent.set_note("away" if away[1 - bottom] else "")
+        for seat in (0, 1):
+            if away[seat] != self._away[seat] and seat != source.my_seat:
+                name = self._display_name(seat)
+                said = (f"{name} left the table." if away[seat]
+                        else f"{name} is back at the table.")
+                self.log.add_line(said)
+                self.announce(said)
+        self._away = away
         self._update_controls()
 
     def _events(self, events: list[Event]) -> None:
@@ -542,7 +586,9 @@ class TableWidget(QWidget):
         if view.over:
             title = result_title(view.winner, source.my_seat, names)
             detail = f"{names[0]} {scores[0]} · {names[1]} {scores[1]}"
-            if view.conceded_by is not None:
+            if view.conceded_by is not None and view.conceded_by == source.claimed_from:
+                detail += f"  ({self.speaker.subject(view.conceded_by)} left the table)"
+            elif view.conceded_by is not None:
                 detail += f"  ({self.speaker.subject(view.conceded_by)} conceded)"
             if not self._result_hidden:
                 self.game_over.show_result(title, detail, source.can_rematch)
@@ -611,6 +657,9 @@ class TableWidget(QWidget):
             source is not None and source.can_rematch and view is not None and view.over
             and not self.scene.busy
         )
+        claim = seated and running and idle and source is not None and source.can_claim
+        self.claim_action.setEnabled(claim)
+        self.claim_button.setVisible(claim)
         self.hide_result_action.setEnabled(not self.game_over.isHidden())
         self._update_status(mine, steal)
 
@@ -627,12 +676,26 @@ class TableWidget(QWidget):
                 text += " Press R for a rematch."
         elif source.read_only:
             text = f"Watching: it is {self._display_name(view.turn)}'s turn."
+            if source.away(view.turn):
+                text += f" {self._display_name(view.turn)} has left the table."
         elif steal:
             text = "A Fool! Steal a card: click a glowing suit, or press its number (1-0)."
         elif mine:
             text = "Your turn: draw (D), or end your turn (E) to bank the table."
+            other = 1 - view.turn
+            if self.claim_action.isEnabled():
+                text += f" {self._display_name(other)} has left: W claims the win."
+            elif source.away(other):
+                text += f" {self._display_name(other)} has left the table."
+        elif self.claim_action.isEnabled():
+            other = 1 - (source.my_seat or 0)
+            text = (f"{self._display_name(other)} left the table and has not come back: "
+                    "claim the win (W), or wait for them.")
         elif source.pending:
             text = "Sending…"
+        elif view.turn != source.my_seat and source.away(view.turn):
+            text = (f"{self._display_name(view.turn)} left the table: waiting for them to "
+                    "come back.")
         elif view.turn != source.my_seat:
             text = f"{self._display_name(view.turn)} is playing…"
         else:
@@ -730,6 +793,12 @@ class TableWidget(QWidget):
     def rematch(self) -> None:
         if self.rematch_action.isEnabled() and self.source is not None:
             self.source.rematch()
+
+    def claim(self) -> None:
+        """Claim the win from an opponent who left (no question: nothing is lost by it)."""
+        if self.claim_action.isEnabled() and self.source is not None:
+            self.claim_action.setEnabled(False)
+            self.source.claim()
 
     def copy_game_id(self) -> None:
         if self.source is not None:

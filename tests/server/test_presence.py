@@ -101,7 +101,7 @@ def test_claiming_the_win_ends_the_game_for_the_one_away(quick: LiveServer) -> N
     assert answer.status_code == 200, answer.text
     detail = answer.json()
     assert detail["status"] == "finished" and detail["winner"] == 0
-    assert detail["view"]["conceded_by"] == 1
+    assert detail["view"]["conceded_by"] == 1 and detail["claimed_from"] == 1
     told = ann_stream.until(lambda e: e.event == "win_claimed")
     assert told.json()["event"] == {"type": "win_claimed", "seat": 0, "away": 1}
     ended = ann_stream.until(lambda e: e.event == "game_ended")
@@ -149,5 +149,11 @@ def test_after_a_restart_players_get_the_grace_again(tmp_path: Path) -> None:
         stream.until(lambda e: e.event == "presence" and _presence(e)[1][1])
         assert ann.post(f"/games/{game_id}/claim").status_code == 200
         stream.close()
+    finally:
+        second.stop()
+    third = LiveServer(settings)  # the claim is kept with the game
+    try:
+        detail = third.get(f"/games/{game_id}").json()
+        assert detail["claimed_from"] == 1 and detail["winner"] == 0
     finally:
         second.stop()

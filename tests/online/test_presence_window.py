@@ -1,0 +1,79 @@
+"""An opponent who leaves the table: the window says so, says when they are back, and once they
+stayed away long enough offers to claim the win (W), which ends the game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.online import OnlineGame
+from somnium_server import games
+from tests.server.helpers import EventReader, LiveServer, server_settings
+from tests.ui.driver import activate
+
+from .helpers import close_windows, open_window, short_game
+
+
+@pytest.fixture
+def quick_lobby(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
+    """A lobby server where a player is away after 0.3 s and their win claimable after 1.5 s."""
+    monkeypatch.setattr(games, "new_game", lambda seed: short_game())
+    running = LiveServer(server_settings(
+        tmp_path / "lobby.sqlite3", local_accounts=True, away_after=0.3, claim_after=1.5
+    ))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_an_opponent_who_leaves_is_shown_away_and_the_win_can_be_claimed(
+    qtbot: QtBot, tmp_path: Path, quick_lobby: LiveServer
+) -> None:
+    ada = open_window(qtbot, tmp_path, "Ada", quick_lobby.base)
+    try:
+        qtbot.waitUntil(lambda: ada.lobby_panel.create_button.isEnabled(), timeout=5000)
+        QTest.mouseClick(ada.lobby_panel.create_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: isinstance(ada.source, OnlineGame), timeout=15000)
+        ada.browser.join()  # type: ignore[attr-defined]
+        game = ada.source
+        assert isinstance(game, OnlineGame)
+        table = ada.table
+        bob = quick_lobby.player("Bob")
+        assert bob.post(f"/games/{game.game_id}/join").status_code == 200
+        url = f"{quick_lobby.base}/games/{game.game_id}/events"
+        stream = EventReader(url, headers=bob.headers)
+        qtbot.waitUntil(lambda: table.shown is not None and table.my_turn(), timeout=5000)
+        assert table.opponent.note.text() == "" and not table.claim_button.isVisible()
+
+        stream.close()  # Bob's app is gone
+        qtbot.waitUntil(lambda: table.opponent.note.text() == "away", timeout=5000)
+        assert "Bob left the table." in table.log.lines()
+        assert "Bob has left the table." in table.status.text()
+        assert "away" in table.opponent.accessibleName()
+        assert not table.claim_action.isEnabled()  # not yet
+
+        stream = EventReader(url, headers=bob.headers)  # he is back
+        qtbot.waitUntil(lambda: table.opponent.note.text() == "", timeout=5000)
+        assert "Bob is back at the table." in table.log.lines()
+
+        stream.close()  # and gone again, for good
+        qtbot.waitUntil(lambda: table.claim_button.isVisible(), timeout=5000)
+        assert table.claim_action.isEnabled()
+        assert "W claims the win" in table.status.text()
+        activate(qtbot, ada)
+        QTest.keyClick(table.view, Qt.Key.Key_W)
+        qtbot.waitUntil(lambda: table.shown is not None and table.shown.over, timeout=5000)
+        qtbot.waitUntil(lambda: table.game_over.isVisible(), timeout=5000)
+        assert table.game_over.title.text() == "You won!"
+        assert "(Bob left the table)" in table.game_over.detail.text()
+        assert not table.claim_button.isVisible()
+        detail = quick_lobby.get(f"/games/{game.game_id}").json()
+        assert detail["winner"] == 0 and detail["claimed_from"] == 1
+    finally:
+        close_windows(qtbot, ada)
