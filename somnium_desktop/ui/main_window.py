@@ -235,6 +235,7 @@ class MainWindow(QMainWindow):
             self.online.game_opened.connect(self._open_online)
             self.online.attention.connect(self.notifier.notify)
             self.online.left_server.connect(self._left_server)
+            self.online.table_free = lambda: self.source is None
             self.online.start()
         return self.online
 

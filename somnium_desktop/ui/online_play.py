@@ -124,6 +124,10 @@ class OnlinePlay(QObject):
         self._down = ""  # what the message line says of the connection while it is down
         self._levels_missed = False  # looked up while the server could not be reached
         self._restore_missed = False
+        # May a game be put on the table by itself (nothing is on it)? The window says.
+        self.table_free: Callable[[], bool] = lambda: self.current is None or self.current.closed
+        self._back_for: tuple[int, str] | None = None  # (server, account) already taken back
+        self._back_when_listed = False
         self._check_timer = QTimer(self)
         self._check_timer.setInterval(SIGN_IN_CHECK_MS)
         self._check_timer.timeout.connect(self._check_if_changed)
@@ -262,6 +266,8 @@ class OnlinePlay(QObject):
                     self.panel.show_message(f"Signed in as {account.display_name} "
                                             "(the sign-in of your other Somnium window).")
                     then()
+                elif account is not None:
+                    self._back_to_game()
 
         def failed(error: LobbyError) -> None:
             self._restoring = False
@@ -345,6 +351,8 @@ class OnlinePlay(QObject):
             self._go_online()
             self.lobby_loaded.emit()
             self._lobby_listed()
+            if self._back_when_listed:
+                self._back_to_game()
         self._tell(change, before)
 
     def _known(self, event: ServerEvent) -> GameSummary | None:
@@ -429,6 +437,31 @@ class OnlinePlay(QObject):
     def _say(self, text: str, title: str) -> None:
         self.panel.show_message(text)
         self.attention.emit(title, text)
+
+    def _back_to_game(self) -> None:
+        """Signed in by a kept sign-in (at start-up, or back on this server): put a game this
+        player is still playing back on the table, if nothing else is on it. Their turn first,
+        then the newest."""
+        account = self.account
+        if account is None or self._closed:
+            return
+        if not self.lobby.loaded:
+            self._back_when_listed = True
+            return
+        self._back_when_listed = False
+        if self._back_for == (self._generation, account.id) or not self.table_free():
+            return
+        self._back_for = (self._generation, account.id)
+        mine = [game for game in self.lobby.newest_first()
+                if game.status == "playing" and game.seat_of(account.id) is not None]
+        if not mine:
+            return
+        game = next((g for g in mine if g.turn == g.seat_of(account.id)), mine[0])
+        self._open(game.id, game)
+        more = len(mine) - 1
+        also = (f" You play {more} more game{'s' if more > 1 else ''}: in bold in the list."
+                if more else "")
+        self.panel.show_message(f"Back at your game “{game.name}”.{also}")
 
     def _on_table(self, game_id: str) -> bool:
         game = self.current

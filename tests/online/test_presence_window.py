@@ -77,3 +77,53 @@ def test_an_opponent_who_leaves_is_shown_away_and_the_win_can_be_claimed(
         assert detail["winner"] == 0 and detail["claimed_from"] == 1
     finally:
         close_windows(qtbot, ada)
+
+
+def test_the_app_started_again_goes_back_to_the_game_being_played(
+    qtbot: QtBot, tmp_path: Path, quick_lobby: LiveServer
+) -> None:
+    ada = open_window(qtbot, tmp_path, "Ada", quick_lobby.base)
+    again = elsewhere = None
+    try:
+        qtbot.waitUntil(lambda: ada.lobby_panel.create_button.isEnabled(), timeout=5000)
+        QTest.mouseClick(ada.lobby_panel.create_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: isinstance(ada.source, OnlineGame), timeout=15000)
+        ada.browser.join()  # type: ignore[attr-defined]
+        game = ada.source
+        assert isinstance(game, OnlineGame)
+        game_id = game.game_id
+        bob = quick_lobby.player("Bob")
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        other = quick_lobby.player("Cid").create(name="Cid's table")  # not Ada's: stays shut
+        assert ada.online is not None
+        stores = ada.online.stores  # the kept sign-in (the keyring, in the app)
+        close_windows(qtbot, ada)
+
+        def ada_away() -> bool:
+            detail = quick_lobby.get(f"/games/{game_id}").json()
+            return bool(detail["presence"][0]["away"])
+
+        qtbot.waitUntil(ada_away, timeout=5000)
+        again = open_window(qtbot, tmp_path, "Ada", quick_lobby.base, token_stores=stores)
+        qtbot.waitUntil(lambda: isinstance(again.source, OnlineGame), timeout=10000)
+        back = again.source
+        assert isinstance(back, OnlineGame)
+        assert back.game_id == game_id and back.my_seat == 0 and other["id"] != game_id
+        qtbot.waitUntil(lambda: again.table.shown is not None and again.table.my_turn(),
+                        timeout=5000)
+        assert again.lobby_panel.message.text() == "Back at your game “Ada's table”."
+        qtbot.waitUntil(lambda: not ada_away(), timeout=5000)  # Bob sees her back
+        # Another server and back: the game comes back on the table too.
+        elsewhere = LiveServer(server_settings(tmp_path / "elsewhere.sqlite3"))
+        online = again.online
+        assert online is not None
+        online.set_server(elsewhere.base)
+        assert again.source is None
+        qtbot.waitUntil(lambda: online.lobby.loaded, timeout=5000)
+        online.set_server(quick_lobby.base)
+        qtbot.waitUntil(lambda: isinstance(again.source, OnlineGame), timeout=10000)
+        assert again.source.game_id == game_id  # type: ignore[union-attr]
+    finally:
+        close_windows(qtbot, *([again] if again is not None else []))
+        if elsewhere is not None:
+            elsewhere.stop()
