@@ -86,6 +86,7 @@ class GameList(QTableWidget):
         self.cellClicked.connect(self._choose)
         self.games: list[GameSummary] = []
         self._me: str | None = None
+        self._live = True  # the server is reachable: an open seat can be taken
         self._widths = self._header_widths()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -140,6 +141,13 @@ class GameList(QTableWidget):
         if top is not None:
             self._keep_top(*top)
 
+    def set_live(self, live: bool) -> None:
+        """While the server cannot be reached an open seat is no link (joining waits)."""
+        if live != self._live:
+            self._live = live
+            for row, game in enumerate(self.games):
+                self._fill(row, game, self._me)
+
     def _top_line(self) -> tuple[str, int] | None:
         """The game on the first visible line and its offset, when the list is scrolled."""
         if self.verticalScrollBar().value() == 0:
@@ -187,9 +195,14 @@ class GameList(QTableWidget):
             item = self._cell(row, column, "Join" if joinable else label,
                               (JOIN, game.id) if joinable else opened)
             font = QFont(self.font())
-            font.setUnderline(joinable)
+            font.setUnderline(joinable and self._live)
             item.setFont(font)
-            if joinable:
+            if joinable and not self._live:
+                item.setToolTip("The server cannot be reached: joining waits for it")
+                item.setData(Qt.ItemDataRole.AccessibleTextRole,
+                             f"Open seat at {game.name}: joining waits for the server")
+                item.setForeground(self.palette().placeholderText())
+            elif joinable:
                 item.setToolTip("Click to take this seat")
                 item.setData(Qt.ItemDataRole.AccessibleTextRole,
                              f"Open seat at {game.name}: press Enter to join")
@@ -365,6 +378,7 @@ class LobbyPanel(QFrame):
         not: it is forgotten here even when the server cannot be told.)"""
         for widget in (self.create_button, self.join_button, self.sign_in_button):
             widget.setEnabled(connected)
+        self.games.set_live(connected)
 
     def set_server(self, text: str) -> None:
         self.server.setText(f"Server: {text}")

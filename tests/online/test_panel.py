@@ -148,3 +148,21 @@ def test_the_game_column_shows_its_header_however_narrow_the_panel(qtbot: QtBot)
         widths.add(table.viewport().width())
     assert len(widths) >= 3  # (the panel did get narrower and wider)
     panel.close()
+
+
+def test_an_open_seat_is_a_link_only_while_the_server_can_be_reached(qtbot: QtBot) -> None:
+    panel = LobbyPanel()
+    qtbot.addWidget(panel)
+    panel.set_games([line("A", "waiting", ADA, OPEN)], me=None)
+    panel.set_connected(True)
+    seat = cell(panel, 0, SEAT_2)
+    assert seat.font().underline() and seat.toolTip() == "Click to take this seat"
+    assert seat.foreground().color() == panel.games.palette().link().color()
+    panel.set_connected(False)  # the lobby lost its server
+    seat = cell(panel, 0, SEAT_2)
+    assert seat.text() == "Join" and not seat.font().underline()
+    assert "cannot be reached" in seat.toolTip()
+    assert seat.foreground().color() != panel.games.palette().link().color()
+    assert "waits for the server" in seat.data(Qt.ItemDataRole.AccessibleTextRole)
+    panel.set_connected(True)
+    assert cell(panel, 0, SEAT_2).font().underline()
