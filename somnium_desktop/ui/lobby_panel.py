@@ -187,7 +187,8 @@ class GameList(QTableWidget):
         font = QFont(self.font())
         font.setBold(mine)
         name.setFont(font)
-        name.setToolTip(f"{game.name} (game {game.id}): click to {verb}")
+        seen = f" · {game.observers} watching" if game.observers else ""
+        name.setToolTip(f"{game.name} (game {game.id}): click to {verb}{seen}")
         open_seat = game.open_seat()
         for column, seat in ((SEAT_1, 0), (SEAT_2, 1)):
             label = game.names[seat]
@@ -239,24 +240,34 @@ class GameList(QTableWidget):
         return {column: min(NARROW, metrics.horizontalAdvance(COLUMNS[column]) + HEADER_PADDING)
                 for column in NARROW_COLUMNS}
 
-    def name_room(self) -> int:
-        """The least the game's name column gets: its header in full, a few letters, and a
-        third of the list (a name tells games apart better than a full seat column)."""
+    def least_name(self) -> int:
+        """The least the game's name column ever gets: its header in full, a few letters."""
         header = self.horizontalHeader().fontMetrics().horizontalAdvance(COLUMNS[NAME])
-        return max(header + HEADER_PADDING, self.fontMetrics().horizontalAdvance("Table 12"),
-                   self.viewport().width() // 3)
+        return max(header + HEADER_PADDING, self.fontMetrics().horizontalAdvance("Table 12"))
+
+    def name_room(self) -> int:
+        """The least the game's name column gets while there is room: also a third of the
+        list (a name tells games apart better than a full seat column)."""
+        return max(self.least_name(), self.viewport().width() // 3)
 
     def _fit_columns(self) -> None:
         """The narrow columns as measured, shrunk alike when the name would not fit its room;
-        the name's column (stretching) takes what they leave."""
-        wanted = [self._widths[column] for column in NARROW_COLUMNS]
-        room = max(0, self.viewport().width() - self.name_room())
+        the name's column (stretching) takes what they leave. Too narrow for every header in
+        full, the observer count goes (each name's tooltip still says it) and the name keeps
+        only its least, so the seats and the status keep readable headers."""
+        width = self.viewport().width()
+        crowded = width - self.name_room() < sum(self._header_widths().values())
+        if self.isColumnHidden(WATCHING) != crowded:
+            self.setColumnHidden(WATCHING, crowded)
+        columns = [c for c in NARROW_COLUMNS if not (crowded and c == WATCHING)]
+        wanted = [self._widths[column] for column in columns]
+        room = max(0, width - (self.least_name() if crowded else self.name_room()))
         if sum(wanted) > room:
             least = self.horizontalHeader().minimumSectionSize()
             wanted = [max(least, width * room // sum(wanted)) for width in wanted]
-        for column, width in zip(NARROW_COLUMNS, wanted, strict=True):
-            if self.columnWidth(column) != width:
-                self.setColumnWidth(column, width)
+        for column, size in zip(columns, wanted, strict=True):
+            if self.columnWidth(column) != size:
+                self.setColumnWidth(column, size)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -386,9 +397,9 @@ class LobbyPanel(QFrame):
     def set_levels(self, levels: Sequence[LevelInfo]) -> None:
         chosen = self.opponent.currentData()
         self.opponent.clear()
-        self.opponent.addItem("A person (anyone may join)", None)
+        self.opponent.addItem("Anyone may join", None)
         for level in levels:
-            self.opponent.addItem(f"The computer: {level.label}", level.key)
+            self.opponent.addItem(f"Computer: {level.label}", level.key)
         self.opponent.setCurrentIndex(max(0, self.opponent.findData(chosen)))
 
     def set_games(self, games: Sequence[GameSummary], me: str | None) -> None:
