@@ -41,7 +41,7 @@ class OnlineGame(TableSource):
     rematch the source follows the players to the new game (`started` says so).
     """
 
-    your_turn = Signal()  # it has just become this seat's turn
+    your_turn = Signal()  # it has just become this seat's turn (see turn_came_with_opponent)
     opponent_joined = Signal(str)  # who took the other seat
     signed_out = Signal(object)  # an action found no valid sign-in: that action (not played)
     _arrived = Signal(object, object)  # stream token, ServerEvent (from the reader's thread)
@@ -87,6 +87,7 @@ class OnlineGame(TableSource):
         self._presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, claimable
         self._claimed_from: int | None = None
         self._claiming = False
+        self._opponent_came = False  # the change being applied seated the opponent
         self._arrived.connect(self._on_arrived)
         self._stream_said.connect(self._on_stream_status)
 
@@ -139,6 +140,12 @@ class OnlineGame(TableSource):
     @property
     def claimed_from(self) -> int | None:
         return self._claimed_from
+
+    @property
+    def turn_came_with_opponent(self) -> bool:
+        """While your_turn is emitted: whether the turn came with the opponent taking the open
+        seat (the game began on it), which the lobby announces already."""
+        return self._opponent_came
 
     @property
     def stream(self) -> EventStream | None:
@@ -261,6 +268,8 @@ class OnlineGame(TableSource):
                 self._table_event(event)
             if event.view is not None and self.status != "waiting":
                 self._settle_change(event.view)
+            if event.view is not None:  # (the last event of a change)
+                self._opponent_came = False
         self._update_pending()
         if switch_to is not None:
             self._switch(switch_to)
@@ -300,6 +309,7 @@ class OnlineGame(TableSource):
             if seat.seat == self.my_seat:
                 return
             if not seat.open:
+                self._opponent_came = True
                 self.opponent_joined.emit(seat.label)
                 self.notice.emit(f"{seat.label} took the open seat.")
             else:

@@ -241,11 +241,13 @@ class MainWindow(QMainWindow):
 
     def _open_online(self, game: OnlineGame) -> None:
         self._replace_source(game)
-        game.your_turn.connect(
-            lambda: self.notifier.notify("Your turn", f"It is your turn in “{game.game_name}”.")
-        )
+        game.your_turn.connect(lambda: self._your_turn(game))
         game.start()
         self.table.view.setFocus()
+
+    def _your_turn(self, game: OnlineGame) -> None:
+        if not game.turn_came_with_opponent:  # (then the lobby says it: one notice, not two)
+            self.notifier.notify("Your turn", f"It is your turn in “{game.game_name}”.")
 
     def _left_server(self, game: OnlineGame | None, server: str) -> None:
         """The lobby moved to another server: the game on the table from the old one closes."""

@@ -429,7 +429,8 @@ class OnlinePlay(QObject):
         if change.kind == "seat_taken" and before is not None:
             taken = before.open_seat()
             if taken is not None and taken != seat:
-                self._say(f"{game.names[taken]} joined your game “{game.name}”.",
+                turn = ": it is your turn" if game.turn == seat else ""
+                self._say(f"{game.names[taken]} joined your game “{game.name}”{turn}.",
                           "Your opponent is here")
         elif change.kind == "turn_passed" and game.turn == seat and not self._on_table(game.id):
             self._say(f"It is your turn in “{game.name}”.", "Your turn")
