@@ -31,16 +31,23 @@ def admit(ctx: ServerContext, client: str) -> None:
         )
 
 
-def lobby_stream(ctx: ServerContext, client: str, last_event_id: str | None) -> Response:
-    """The live lobby for `client`: a snapshot (or the events it missed), then each change."""
+def lobby_stream(
+    ctx: ServerContext, client: str, last_event_id: str | None, user: str | None = None
+) -> Response:
+    """The live lobby for `client`: a snapshot (or the events it missed), then each change.
+    Signed by `user`, it keeps them present in their games (see presence.py)."""
     admit(ctx, client)
     lobby = ctx.lobby
     subscriber = lobby.subscribe(
         last_event_id, lambda: list(islice(ctx.games.newest_first(), SNAPSHOT_GAMES))
     )
+    if user is not None:
+        ctx.games.attend(user)
 
     def closed() -> None:
         lobby.channel.subscribers.discard(subscriber)
         ctx.hub.release(client)
+        if user is not None:
+            ctx.games.unattend(user)
 
     return EventStreamResponse(ctx.hub, subscriber, closed)

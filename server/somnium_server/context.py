@@ -113,12 +113,14 @@ def bearer_token(request: Request) -> str | None:
     return bearer(request.headers.get("authorization", ""))
 
 
-async def optional_user(request: Request) -> User | None:
-    """The signed-in user, or None (watching needs no session)."""
+async def stream_user(request: Request) -> User | None:
+    """Who signed an event stream: None without a token (watching needs no session), 401 with
+    a token that is unknown or expired (so the app signs in afresh rather than going on as
+    nobody, which would show its player away)."""
     token = bearer_token(request)
     if token is None:
         return None
-    return await user_for_token(server_context(request).storage, token)
+    return await signed_in(server_context(request).storage, token)
 
 
 async def current_user(request: Request) -> User:

@@ -30,7 +30,7 @@ from .context import ServerContext, serving
 log = logging.getLogger("somnium_server.front")
 
 MAX_EVENT_ID = 64  # the full app's limit on Last-Event-ID (routes.LastEventId)
-UNUSUAL = (b"x-forwarded-for", b"x-forwarded-proto", b"forwarded")
+UNUSUAL = (b"x-forwarded-for", b"x-forwarded-proto", b"forwarded", b"authorization")
 BUILD_AFTER = 2.0  # seconds after start-up: the full app is built by then even if nobody asked
 
 

@@ -38,7 +38,7 @@ from .apierror import ApiError, illegal
 from .computer import ComputerRunner, Computers, choose
 from .events import StreamHub, Subscriber, frame
 from .lobby import Lobby
-from .presence import Timing, clock
+from .presence import Attendance, Timing, clock
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
 from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
 
@@ -48,6 +48,8 @@ if TYPE_CHECKING:  # pydantic's models are imported once the full app is built (
 log = logging.getLogger("somnium_server.games")
 
 COMPUTER_USER = "computer"
+# The server's own actions (a computer's, a claimed win's) are stored under ids with a "/",
+# which a player's action id may not hold (models.ActRequest): the two never clash.
 # The full state is stored every this many actions (and when a game ends); in between an
 # action writes only its own row, and loading replays the actions after the snapshot.
 SNAPSHOT_EVERY = 32
@@ -76,6 +78,7 @@ class GameService:
         self.event_window = event_window
         self.observer_flush = observer_flush
         self.timing = timing or Timing()
+        self.attendance = Attendance()
         self.rooms: dict[str, GameRoom] = {}
         self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
@@ -241,7 +244,7 @@ class GameService:
                 room, events, seats=seats, status="playing" if playing else "waiting"
             )
             now = clock()
-            room.presence.seated(user.id, now)
+            room.presence.seated[user.id] = now
             if playing:
                 room.presence.started = now
             self._presence_changed(room)
@@ -367,7 +370,8 @@ class GameService:
             action = await asyncio.to_thread(choose, bot, room.state, seat, room.id)
             state, events = apply(room.state, seat, action)
             await self._play(
-                room, seat, action, state, events, COMPUTER_USER, f"computer-{room.version + 1}"
+                room, seat, action, state, events, COMPUTER_USER,
+                f"computer/{room.version + 1}",
             )
         return self._computer_to_move(room)
 
@@ -452,35 +456,55 @@ class GameService:
         room.remember(events)
 
     # -- listeners: observers and the players' presence -------------------------------------------
-    def watch(self, room: GameRoom, last_event_id: str | None, player: str | None) -> Subscriber:
+    def watch(
+        self, room: GameRoom, last_event_id: str | None, user: str | None, observer: bool
+    ) -> Subscriber:
         """A stream of a game: missed events after Last-Event-ID, else a snapshot first.
 
-        `player` is the user id of a seated player watching their own game (None: an
-        observer); a player with a stream open is at the table.
+        `user` signed the stream (None: nobody did); `observer` unless it is one of the game's
+        players. Anyone signed in is present in all their games while any stream of theirs
+        (this one, another game's, the lobby's) is open.
         """
         first = missed_since(room, last_event_id)
         if first is None:
             first = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
         subscriber = Subscriber(first)
         room.channel.subscribers.add(subscriber)
-        if player is None:
+        if observer:
             room.observers += 1
             self._observers_changed(room)
-        else:
-            room.presence.opened(player)
-            self._presence_changed(room)
+        if user is not None:
+            self.attend(user)
         subscriber.push(frame("observers", {"type": "observers", "count": room.observers}))
         subscriber.push(presence_frame(room))
         return subscriber
 
-    def unwatch(self, room: GameRoom, subscriber: Subscriber, player: str | None) -> None:
+    def unwatch(
+        self, room: GameRoom, subscriber: Subscriber, user: str | None, observer: bool
+    ) -> None:
         room.channel.subscribers.discard(subscriber)
-        if player is None:
+        if observer:
             room.observers -= 1
             self._observers_changed(room)
-        else:
-            room.presence.closed(player, clock())
-            self._presence_changed(room)
+        if user is not None:
+            self.unattend(user)
+
+    def attend(self, user: str) -> None:
+        """A signed stream of `user` opened (the lobby's or a game's)."""
+        if self.attendance.opened(user):
+            self._attendance_changed(user)
+
+    def unattend(self, user: str) -> None:
+        if self.attendance.closed(user, clock()):
+            self._attendance_changed(user)
+
+    def _attendance_changed(self, user: str) -> None:
+        """The user came or went: the games they play may say so."""
+        for room in self.rooms.values():
+            if room.status != "finished" and any(
+                seat.kind == "person" and seat.user_id == user for seat in room.seats
+            ):
+                self._presence_changed(room)
 
     def _observers_changed(self, room: GameRoom) -> None:
         """Gather observer-count changes into one event per game per flush interval."""
@@ -505,9 +529,7 @@ class GameService:
             presence.timer.cancel()
             presence.timer = None
         now = clock()
-        shown, next_at = presence.state(
-            room.seats, room.status == "playing", self.timing, now
-        )
+        shown, next_at = presence.state(room.seats, room.status, self.attendance, self.timing, now)
         if next_at is not None:
             presence.timer = asyncio.get_running_loop().call_later(
                 next_at - now + 0.005, self._presence_changed, room
@@ -532,7 +554,7 @@ class GameService:
             other = 1 - seat
             now = clock()
             away, claimable, claim_at = room.presence.seat_state(
-                room.seats[other], True, self.timing, now
+                room.seats[other], True, self.attendance, self.timing, now
             )
             if not away:
                 raise ApiError(409, "opponent_here", "your opponent is at the table")
@@ -546,7 +568,7 @@ class GameService:
             action = Concede()
             state, events = apply(room.state, other, action)
             await self._play(
-                room, other, action, state, events, user.id, f"claim-{room.version + 1}",
+                room, other, action, state, events, user.id, f"claim/{room.version + 1}",
                 before={"type": "win_claimed", "seat": seat, "away": other},
                 meta={**room.meta, "claimed_from": other},
             )

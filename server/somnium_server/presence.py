@@ -1,5 +1,6 @@
-"""Who is at the table: a seated player with no event stream open is away after a grace, and a
-while later the other player may claim the win (the game is then conceded for the one away)."""
+"""Who is at the table: a seated player with no signed event stream open (the lobby's or any
+game's: their app is gone) is away after a grace, and a while later the other player may claim
+the win (the game is then conceded for the one away)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,51 @@ class Timing:
     claim_after: float = 120.0
 
 
+def clock() -> float:
+    """The event loop's time (what its timers count in), or the monotonic clock outside one."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
+
+
+@dataclass
+class Attendance:
+    """Every user's signed streams open on this server (times on the event loop's clock).
+
+    A player whose app runs holds the lobby's stream at least, signed: they are present in all
+    their games, whichever one (if any) their table shows. Kept in memory only: after a restart
+    everyone counts as gone since the start, so an app that reconnects in time never shows away.
+    """
+
+    since: float = field(default_factory=clock)
+    streams: dict[str, int] = field(default_factory=dict)  # user id -> signed streams open
+    gone: dict[str, float] = field(default_factory=dict)  # user id -> their last one closed
+
+    def opened(self, user_id: str) -> bool:
+        """Count a stream; True if the user was not here before."""
+        held = self.streams.get(user_id, 0)
+        self.streams[user_id] = held + 1
+        return held == 0
+
+    def closed(self, user_id: str, now: float) -> bool:
+        """Count a stream gone; True if that was the user's last."""
+        held = self.streams.get(user_id, 0) - 1
+        if held > 0:
+            self.streams[user_id] = held
+            return False
+        self.streams.pop(user_id, None)
+        self.gone[user_id] = now
+        return True
+
+    def here(self, user_id: str) -> bool:
+        return user_id in self.streams
+
+    def left(self, user_id: str) -> float:
+        """When the user's last stream closed (the server's start if never seen since)."""
+        return self.gone.get(user_id, self.since)
+
+
 class SeatLike(Protocol):
     kind: str
     user_id: str | None
@@ -30,44 +76,24 @@ Shown = tuple[tuple[bool, bool], ...]  # per seat: away, claimable
 
 @dataclass
 class Presence:
-    """One game's players' streams, kept in memory only (times on the event loop's clock).
+    """One game's view of its players' attendance: when the game began (or was loaded while
+    running) and when each player sat down count as times they were seen."""
 
-    After a restart nobody has a stream yet: everyone counts from the moment the game was
-    loaded, so a player whose app reconnects in time never shows as away.
-    """
-
-    since: float  # the game was created or loaded
-    started: float  # the game began (or was loaded while running)
-    streams: dict[str, int] = field(default_factory=dict)  # user id -> streams open
-    gone: dict[str, float] = field(default_factory=dict)  # user id -> last stream closed
+    since: float = field(default_factory=clock)  # the game was created or loaded
+    started: float = field(default_factory=clock)  # the game began (or was loaded running)
+    seated: dict[str, float] = field(default_factory=dict)  # user id -> sat down
     shown: Shown = ()
     revision: int = 0
     timer: asyncio.TimerHandle | None = None
 
-    def opened(self, user_id: str) -> None:
-        self.streams[user_id] = self.streams.get(user_id, 0) + 1
-
-    def closed(self, user_id: str, now: float) -> None:
-        held = self.streams.get(user_id, 0) - 1
-        if held > 0:
-            self.streams[user_id] = held
-        else:
-            self.streams.pop(user_id, None)
-            self.gone[user_id] = now
-
-    def seated(self, user_id: str, now: float) -> None:
-        """A player just sat down: their stream is about to open, they are not away."""
-        if user_id not in self.streams:
-            self.gone[user_id] = now
-
     def seat_state(
-        self, seat: SeatLike, playing: bool, timing: Timing, now: float
+        self, seat: SeatLike, playing: bool, attendance: Attendance, timing: Timing, now: float
     ) -> tuple[bool, bool, float | None]:
         """Away, claimable, and when that next changes by itself (None: not by time)."""
         user_id = seat.user_id
-        if seat.kind != "person" or user_id is None or user_id in self.streams:
+        if seat.kind != "person" or user_id is None or attendance.here(user_id):
             return False, False, None
-        left = self.gone.get(user_id, self.since)
+        left = max(attendance.left(user_id), self.seated.get(user_id, self.since))
         away_at = left + timing.away_after
         claim_at = max(left, self.started) + timing.claim_after
         away = now >= away_at
@@ -77,13 +103,23 @@ class Presence:
         return away, claimable, min(upcoming) if upcoming else None
 
     def state(
-        self, seats: Sequence[SeatLike], playing: bool, timing: Timing, now: float
+        self,
+        seats: Sequence[SeatLike],
+        status: str,
+        attendance: Attendance,
+        timing: Timing,
+        now: float,
     ) -> tuple[Shown, float | None]:
-        """Every seat's (away, claimable), and the next time that changes by itself."""
+        """Every seat's (away, claimable), and the next time that changes by itself. Nobody
+        is away from a finished game: there is nothing left to wait for."""
+        if status == "finished":
+            return tuple((False, False) for _ in seats), None
         shown = []
         next_at: float | None = None
         for seat in seats:
-            away, claimable, at = self.seat_state(seat, playing, timing, now)
+            away, claimable, at = self.seat_state(
+                seat, status == "playing", attendance, timing, now
+            )
             shown.append((away, claimable))
             if at is not None and (next_at is None or at < next_at):
                 next_at = at
@@ -93,16 +129,3 @@ class Presence:
         """What was last announced, as the API shows it."""
         return [{"seat": n, "away": away, "claimable": claimable}
                 for n, (away, claimable) in enumerate(self.shown)]
-
-
-def clock() -> float:
-    """The event loop's time (what its timers count in), or the monotonic clock outside one."""
-    try:
-        return asyncio.get_running_loop().time()
-    except RuntimeError:
-        return time.monotonic()
-
-
-def new_presence() -> Presence:
-    now = clock()
-    return Presence(since=now, started=now)

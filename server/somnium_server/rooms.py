@@ -14,7 +14,7 @@ from somnium_desktop.game import GameState, state_from_dict, state_to_dict, view
 from somnium_desktop.game.bots import Bot
 
 from .events import Channel, missed
-from .presence import Presence, new_presence
+from .presence import Presence
 from .storage import GameRecord, StoredEvent
 
 ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read out and type
@@ -67,7 +67,7 @@ class GameRoom:
     announced_observers: int = 0
     observer_flush: asyncio.TimerHandle | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
-    presence: Presence = field(default_factory=new_presence)
+    presence: Presence = field(default_factory=Presence)
     # the state as last stored and the version it was taken at (see GameRecord.state_version)
     snapshot: tuple[int, dict[str, Any]] = (0, {})
     _view: tuple[int, dict[str, Any]] | None = None

@@ -17,8 +17,8 @@ from .context import (
     MAYBE_SIGNED_IN,
     SIGNED_IN,
     current_user,
-    optional_user,
     server_context,
+    stream_user,
 )
 from .errors import responses
 from .events import EventStreamResponse
@@ -238,7 +238,7 @@ def _client(request: Request) -> str:
     summary="Live events of a game (server-sent events); Last-Event-ID resumes",
     response_class=EventStreamResponse,
     status_code=200,
-    responses={**STREAM, **responses(404, 422, 429, stream=True)},
+    responses={**STREAM, **responses(401, 404, 422, 429, stream=True)},
     openapi_extra=MAYBE_SIGNED_IN,
 )
 async def game_events(
@@ -248,14 +248,15 @@ async def game_events(
     games = ctx.games
     room = games.room(game_id)
     await games.ensure_history(room)
-    user = await optional_user(request)  # a seated player's own stream is no observer
-    player = user.id if user is not None and room.seat_of(user.id) is not None else None
+    user = await stream_user(request)  # a seated player's own stream is no observer
+    user_id = user.id if user is not None else None
+    observer = user_id is None or room.seat_of(user_id) is None
     client = _client(request)
     answers.admit(ctx, client)
-    subscriber = games.watch(room, last_event_id, player)
+    subscriber = games.watch(room, last_event_id, user_id, observer)
 
     def closed() -> None:
-        games.unwatch(room, subscriber, player)
+        games.unwatch(room, subscriber, user_id, observer)
         ctx.hub.release(client)
 
     return EventStreamResponse(ctx.hub, subscriber, closed)
@@ -267,7 +268,10 @@ async def game_events(
     summary="Live lobby events: games created, seats taken, games finished, observers",
     response_class=EventStreamResponse,
     status_code=200,
-    responses={**STREAM, **responses(422, 429, stream=True)},
+    responses={**STREAM, **responses(401, 422, 429, stream=True)},
+    openapi_extra=MAYBE_SIGNED_IN,
 )
 async def lobby_events(request: Request, last_event_id: LastEventId = None) -> Response:
-    return answers.lobby_stream(server_context(request), _client(request), last_event_id)
+    user = await stream_user(request)  # signed: present in every game of theirs
+    return answers.lobby_stream(server_context(request), _client(request), last_event_id,
+                                user.id if user is not None else None)

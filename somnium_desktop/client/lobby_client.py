@@ -231,9 +231,27 @@ class LobbyClient:
         return f"{self.base_url}/lobby/events"
 
     def stream_headers(self) -> dict[str, str]:
-        """A player's own game stream is signed, so the server does not count them watching."""
-        token = self.auth.access_token if self.auth is not None else None
+        """Streams are signed while signed in: the server then knows the player is here (and
+        not watching their own game). Called on a stream's reader thread, before each
+        connection: an access token found stale (stream_refused) is refreshed first."""
+        auth = self.auth
+        if auth is None:
+            return {}
+        if auth.access_token is None:
+            from .auth_session import SignInRequired
+            from .signin import SigninError
+
+            try:
+                auth.refresh()
+            except (SignInRequired, SigninError, requests.RequestException):
+                return {}  # (not signed in after all: watch as anyone may)
+        token = auth.access_token
         return {"Authorization": f"Bearer {token}"} if token else {}
+
+    def stream_refused(self) -> None:
+        """A stream's sign-in was refused (the access token expired): refresh it next time."""
+        if self.auth is not None:
+            self.auth.forget_access()
 
     # ----- signed in -----
     def me(self) -> Account:

@@ -176,6 +176,7 @@ class OnlineGame(TableSource):
             lambda event: emit_from_thread(self._arrived, token, event),
             lambda status, detail: emit_from_thread(self._stream_said, token, status, detail),
             headers=client.stream_headers,
+            refused=client.stream_refused,
             last_event_id=last_event_id,
             read_timeout=self._read_timeout,
             backoff=self._backoff,
@@ -381,6 +382,7 @@ class OnlineGame(TableSource):
         self._seq = self._version = self._await_seq = 0
         self._batch = []
         self._claimed_from = None
+        self._claiming = False
         self._update_pending()
         self._set_presence(())
         self._open_stream(None)

@@ -124,6 +124,9 @@ class EventStream:
     (BACKOFF) and start again from the shortest delay once a connection delivers. A read
     waits at most `read_timeout` (longer than the server's keep-alive interval).
 
+    `headers()` gives each connection's extra headers (a sign-in); `refused()` is told when the
+    server refused them (401), before the next try.
+
     `on_event(event)` and `on_status(status, detail)` are called on the reader's thread;
     status is "connected", "reconnecting" (detail: why) or "failed" (detail: why; the reader
     has stopped). Nothing is called after close().
@@ -136,6 +139,7 @@ class EventStream:
         on_status: Callable[[str, str], None] | None = None,
         *,
         headers: Callable[[], dict[str, str]] | None = None,
+        refused: Callable[[], None] | None = None,
         last_event_id: str | None = None,
         read_timeout: float = READ_TIMEOUT,
         backoff: Sequence[float] = BACKOFF,
@@ -145,6 +149,7 @@ class EventStream:
         self._on_event = on_event
         self._on_status = on_status
         self._headers = headers
+        self._refused = refused  # told of a 401 (the headers' sign-in), before trying again
         self.last_event_id = last_event_id
         self.read_timeout = read_timeout
         self.backoff = tuple(backoff)
@@ -221,6 +226,8 @@ class EventStream:
                 return False
             if response.status_code in (404, 410, 422):
                 raise StreamGone(_refusal(response))
+            if response.status_code == 401 and self._refused is not None:
+                self._refused()
             if response.status_code != 200:
                 raise requests.HTTPError(f"the server answered {_refusal(response)}")
             self.connections += 1

@@ -116,7 +116,7 @@ class OnlinePlay(QObject):
         self._after_lobby: list[Callable[[], None]] = []
         self._checking = False
         self._check_again = False
-        self._restoring = False
+        self._restoring: int | None = None  # the server (generation) a restore is on its way for
         self._sign_ins = 0  # counts sign-ins and sign-outs: a restore from before is stale
         self._after_lobby_done = False
         self._online = False  # the lobby stream is up and has listed the games: play is on
@@ -128,6 +128,8 @@ class OnlinePlay(QObject):
         self.table_free: Callable[[], bool] = lambda: self.current is None or self.current.closed
         self._back_for: tuple[int, str] | None = None  # (server, account) already taken back
         self._back_when_listed = False
+        self._may_go_back = False  # the kept sign-in being restored may reopen a game (start)
+        self._then_restored: list[Callable[[], None]] = []  # asked for while restoring
         self._check_timer = QTimer(self)
         self._check_timer.setInterval(SIGN_IN_CHECK_MS)
         self._check_timer.timeout.connect(self._check_if_changed)
@@ -194,6 +196,7 @@ class OnlinePlay(QObject):
         # The rest once the lobby is listed (or a moment later if it cannot be): the keyring
         # and its imports take a few hundred milliseconds of CPU that the lobby comes first for.
         self._after_lobby_done = False
+        self._may_go_back = True
         self._after_lobby = [lambda: self._load_levels(client),
                              lambda: self._restore_sign_in(client, key)]
         generation = self._generation
@@ -237,9 +240,11 @@ class OnlinePlay(QObject):
         again: bool = False,
     ) -> None:
         """A sign-in kept from before (in the keyring, say), and who it is."""
-        if self._restoring:
+        if self._restoring == self._generation:  # (what was asked waits for the one going)
+            if then is not None:
+                self._then_restored.append(then)
             return
-        self._restoring = True
+        self._restoring = self._generation
         stores, generation, sign_ins = self.stores, self._generation, self._sign_ins
         base, http = client.base_url, client.http
 
@@ -257,20 +262,32 @@ class OnlinePlay(QObject):
                 return None, None
 
         def restored(found: tuple[AuthSession | None, Account | None]) -> None:
-            self._restoring = False
-            if client is self.client and generation == self._generation \
-                    and sign_ins == self._sign_ins and client.auth is None and not self.account:
+            if self._restoring == generation:
+                self._restoring = None
+            if client is not self.client or generation != self._generation:
+                return  # (a server since left: what was asked there went with it)
+            waiting = [then] if then is not None else []
+            waiting += self._then_restored
+            self._then_restored = []
+            back, self._may_go_back = self._may_go_back, False
+            if sign_ins == self._sign_ins and client.auth is None and not self.account:
                 client.auth, account = found
                 self._set_account(account)
-                if account is not None and then is not None:
+                if account is not None and waiting:
                     self.panel.show_message(f"Signed in as {account.display_name} "
                                             "(the sign-in of your other Somnium window).")
-                    then()
-                elif account is not None:
+                elif account is not None and back:
                     self._back_to_game()
+            if waiting and self.account is not None:
+                for asked in waiting:
+                    asked()
+            elif waiting:
+                self.panel.show_message("Not signed in: sign in, then try again.", error=True)
 
         def failed(error: LobbyError) -> None:
-            self._restoring = False
+            if self._restoring == generation:
+                self._restoring = None
+            self._then_restored = []
             if client is not self.client:
                 return  # (a sign-in on a server since left)
             if isinstance(error, ServerUnreachable):
@@ -295,6 +312,7 @@ class OnlinePlay(QObject):
         self._set_account(None)
         self.panel.set_games([], None)
         self._online, self._down, self._creating = False, "", False
+        self._then_restored = []
         self.panel.set_connected(False)
 
     def _server_failed(self, error: LobbyError) -> None:
@@ -325,7 +343,9 @@ class OnlinePlay(QObject):
         self.ops.run(local.ensure, found, failed, label="Starting the built-in server…")
 
     # ----- the live lobby -----
-    def _open_lobby_stream(self) -> None:
+    def _open_lobby_stream(self, last_event_id: str | None = None) -> None:
+        """The lobby's stream, signed while signed in: it keeps the player at their tables
+        (the server shows a player with no signed stream open as away)."""
         client = self.client
         assert client is not None
         token = object()
@@ -334,6 +354,9 @@ class OnlinePlay(QObject):
             client.lobby_events_url,
             lambda event: emit_from_thread(self._lobby_event, token, event),
             lambda status, detail: emit_from_thread(self._lobby_status, token, status, detail),
+            headers=client.stream_headers,
+            refused=client.stream_refused,
+            last_event_id=last_event_id,
             read_timeout=self.read_timeout,
             name="lobby",
         )
@@ -470,9 +493,21 @@ class OnlinePlay(QObject):
 
     # ----- signing in -----
     def _set_account(self, account: Account | None) -> None:
-        self.account = account
+        before, self.account = self.account, account
         self.panel.set_account(account.display_name if account else None)
         self._show_games()
+        if (before.id if before else None) == (account.id if account else None):
+            return
+        stream = self._stream
+        if stream is not None and self.client is not None:  # signed now as someone else
+            stream.close()
+            self._open_lobby_stream(stream.last_event_id)
+        current = self.current
+        if account is not None and current is not None and not current.closed \
+                and current.my_seat is None:
+            listed = self.lobby.games.get(current.game_id)
+            if listed is not None and listed.seat_of(account.id) is not None:
+                self._open(current.game_id, listed)  # our own game, opened before: play it
 
     def sign_in(self, then: Callable[[], None] | None = None, why: str = "") -> None:
         """Sign in through the browser; then carry on with `then` (what the player asked for)."""

@@ -111,13 +111,16 @@ class PlayerStrip(QFrame):
     def set_player(self, name: str, score: int | None) -> None:
         self.name.setText(name)
         self.score.setText("" if score is None else f"{score} points")
-        self.setAccessibleName(f"{name}, {score or 0} points")
+        self._name_for_readers()
 
     def set_note(self, note: str) -> None:
         """A word after the score ("away" for a player who left the table)."""
         self.note.setText(note)
-        name, score = self.name.text(), self.score.text() or "0 points"
-        self.setAccessibleName(f"{name}, {score}" + (f", {note}" if note else ""))
+        self._name_for_readers()
+
+    def _name_for_readers(self) -> None:
+        note, score = self.note.text(), self.score.text() or "0 points"
+        self.setAccessibleName(f"{self.name.text()}, {score}" + (f", {note}" if note else ""))
 
     def set_active(self, active: bool) -> None:
         self.setProperty("active", active)

@@ -3,6 +3,7 @@ stayed away long enough offers to claim the win (W), which ends the game."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,8 +13,10 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
+from somnium_desktop.client.sse import EventStream
 from somnium_server import games
 from tests.server.helpers import EventReader, LiveServer, server_settings
+from tests.signin.helpers import local_client
 from tests.ui.driver import activate
 
 from .helpers import close_windows, open_window, short_game
@@ -122,8 +125,39 @@ def test_the_app_started_again_goes_back_to_the_game_being_played(
         qtbot.waitUntil(lambda: online.lobby.loaded, timeout=5000)
         online.set_server(quick_lobby.base)
         qtbot.waitUntil(lambda: isinstance(again.source, OnlineGame), timeout=10000)
-        assert again.source.game_id == game_id  # type: ignore[union-attr]
+        reopened = again.source
+        assert isinstance(reopened, OnlineGame) and reopened.game_id == game_id
     finally:
         close_windows(qtbot, *([again] if again is not None else []))
         if elsewhere is not None:
             elsewhere.stop()
+
+
+def test_a_stream_whose_sign_in_went_stale_signs_in_afresh_and_keeps_the_player_here(
+    quick_lobby: LiveServer,
+) -> None:
+    """Access tokens expire; a stream reconnecting with a dead one is refused (401), and the
+    app's stream refreshes the token and connects signed, rather than as nobody (away)."""
+    ada = local_client(quick_lobby.base, "Ada")
+    game = ada.create("Ada's table")
+    bob = quick_lobby.player("Bob")
+    assert bob.post(f"/games/{game.id}/join").status_code == 200
+    assert ada.auth is not None
+    ada.auth._access_token = "expired-long-ago"  # as an access token is after 15 minutes
+    statuses: list[str] = []
+    stream = EventStream(
+        ada.lobby_events_url, lambda event: None, lambda status, _: statuses.append(status),
+        headers=ada.stream_headers, refused=ada.stream_refused, backoff=(0.05,), name="lobby",
+    )
+    stream.start()
+    try:
+        deadline = time.monotonic() + 5
+        while "connected" not in statuses and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert statuses[:2] == ["reconnecting", "connected"]  # refused once, then signed
+        assert ada.auth.access_token not in (None, "expired-long-ago")
+        time.sleep(0.6)  # past the away time: her only stream keeps her at the table
+        presence = quick_lobby.get(f"/games/{game.id}").json()["presence"]
+        assert presence[0] == {"seat": 0, "away": False, "claimable": False}
+    finally:
+        stream.close()

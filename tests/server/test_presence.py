@@ -106,9 +106,9 @@ def test_claiming_the_win_ends_the_game_for_the_one_away(quick: LiveServer) -> N
     assert told.json()["event"] == {"type": "win_claimed", "seat": 0, "away": 1}
     ended = ann_stream.until(lambda e: e.event == "game_ended")
     assert ended.json()["view"]["over"]
-    # a finished game has nothing to claim any more (Bob is still away)
+    # a finished game has nobody to wait for any more
     settled = ann_stream.until(lambda e: e.event == "presence")
-    assert _presence(settled) == [(False, False), (True, False)]
+    assert _presence(settled) == [(False, False), (False, False)]
     # asking again answers the game as it is; the other player cannot claim it back
     assert ann.post(f"/games/{game_id}/claim").status_code == 200
     late = bob.post(f"/games/{game_id}/claim")
@@ -155,5 +155,59 @@ def test_after_a_restart_players_get_the_grace_again(tmp_path: Path) -> None:
     try:
         detail = third.get(f"/games/{game_id}").json()
         assert detail["claimed_from"] == 1 and detail["winner"] == 0
+        assert detail["presence"] == [{"seat": 0, "away": False, "claimable": False},
+                                      {"seat": 1, "away": False, "claimable": False}]
     finally:
-        second.stop()
+        third.stop()
+
+
+def test_any_signed_stream_keeps_a_player_at_all_their_tables(quick: LiveServer) -> None:
+    """The app holds the lobby's stream while it runs: a player looking at another game, or at
+    none, is still at the table; only their app gone (every stream closed) makes them away."""
+    game_id, _ann, bob, ann_stream, bob_stream = _game(quick)
+    lobby = EventReader(f"{quick.base}/lobby/events", headers=bob.headers)
+    lobby.until(lambda e: e.event == "snapshot")
+    other = quick.player("Cid").create(name="Cid's table")["id"]
+    elsewhere = EventReader(f"{quick.base}/games/{other}/events", headers=bob.headers)
+    bob_stream.close()
+    lobby.close()  # still watching Cid's game, signed: here
+    time.sleep(AWAY_AFTER * 2)
+    assert all(not p["away"] for p in quick.get(f"/games/{game_id}").json()["presence"])
+    elsewhere.close()  # the app is gone
+    away = ann_stream.until(lambda e: e.event == "presence" and _presence(e)[1][0])
+    assert _presence(away)[1] == (True, False)
+    lobby = EventReader(f"{quick.base}/lobby/events", headers=bob.headers)  # back
+    ann_stream.until(lambda e: e.event == "presence" and not _presence(e)[1][0])
+    lobby.close()
+    ann_stream.close()
+
+
+def test_a_stream_signed_with_a_dead_session_is_refused_not_taken_for_nobody(
+    quick: LiveServer,
+) -> None:
+    game_id, _ann, _bob, ann_stream, bob_stream = _game(quick)
+    dead = {"Authorization": "Bearer not-a-session"}
+    for path in (f"/games/{game_id}/events", "/lobby/events"):
+        refused = EventReader(f"{quick.base}{path}", headers=dead)
+        assert refused.status == 401, path
+        assert b"sign in again" in refused.body
+    for stream in (ann_stream, bob_stream):
+        stream.close()
+
+
+def test_the_servers_own_action_ids_never_clash_with_a_players(quick: LiveServer) -> None:
+    game_id, ann, bob, ann_stream, bob_stream = _game(quick)
+    detail = quick.get(f"/games/{game_id}").json()
+    mover = ann if detail["view"]["turn"] == 0 else bob
+    waiting = bob if mover is ann else ann
+    drawn = mover.act(game_id, detail["version"], {"type": "draw"},
+                      action_id=f"claim-{detail['version'] + 2}")
+    assert drawn.status_code == 200, drawn.text
+    slashed = mover.act(game_id, drawn.json()["version"], {"type": "draw"}, action_id="claim/9")
+    assert slashed.status_code == 422
+    (ann_stream if mover is ann else bob_stream).close()
+    other_stream = bob_stream if mover is ann else ann_stream
+    other_stream.until(lambda e: e.event == "presence" and any(c for _, c in _presence(e)))
+    claimed = waiting.post(f"/games/{game_id}/claim")
+    assert claimed.status_code == 200, claimed.text
+    other_stream.close()
