@@ -79,6 +79,7 @@ class GameService:
         self.observer_flush = observer_flush
         self.timing = timing or Timing()
         self.attendance = Attendance()
+        self.tables: dict[str, set[str]] = {}  # user id -> the unfinished games they sit at
         self.rooms: dict[str, GameRoom] = {}
         self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
@@ -93,6 +94,7 @@ class GameService:
             if record.status != "finished":  # finished ones: on demand (ensure_history)
                 await self._load_history(room)
             self.rooms[room.id] = room
+            self._seat_index(room, set())
         for room in self.rooms.values():
             self._presence_changed(room)
             self._wake_computer(room)
@@ -214,6 +216,7 @@ class GameService:
         room.snapshot = (room.version, room.initial_state)
         await self.storage.create_game(room.record(), events)
         self.rooms[game_id] = room
+        self._seat_index(room, set())
         room.remember(events)
         self._presence_changed(room)
         self.lobby.publish("game_created", {"game": room.summary()})
@@ -449,8 +452,11 @@ class GameService:
         )
         if record.snapshot_version == version:
             room.snapshot = (version, record.state)
+        seated = _seated(room)
         for key, value in changes.items():
             setattr(room, key, value)
+        if "seats" in changes or "status" in changes:
+            self._seat_index(room, seated)
         room.version = version
         room.seq = seq
         room.remember(events)
@@ -500,11 +506,21 @@ class GameService:
 
     def _attendance_changed(self, user: str) -> None:
         """The user came or went: the games they play may say so."""
-        for room in self.rooms.values():
-            if room.status != "finished" and any(
-                seat.kind == "person" and seat.user_id == user for seat in room.seats
-            ):
-                self._presence_changed(room)
+        for game_id in list(self.tables.get(user, ())):
+            self._presence_changed(self.rooms[game_id])
+
+    def _seat_index(self, room: GameRoom, before: set[str]) -> None:
+        """Keep `tables` right after a room's seats or status changed (`before`: who sat
+        there, unfinished, before the change)."""
+        now = _seated(room)
+        for user in before - now:
+            held = self.tables.get(user)
+            if held is not None:
+                held.discard(room.id)
+                if not held:
+                    del self.tables[user]
+        for user in now - before:
+            self.tables.setdefault(user, set()).add(room.id)
 
     def _observers_changed(self, room: GameRoom) -> None:
         """Gather observer-count changes into one event per game per flush interval."""
@@ -573,6 +589,13 @@ class GameService:
                 meta={**room.meta, "claimed_from": other},
             )
         return room
+
+
+def _seated(room: GameRoom) -> set[str]:
+    """The people seated at a game still to be played out."""
+    if room.status == "finished":
+        return set()
+    return {seat.user_id for seat in room.seats if seat.kind == "person" and seat.user_id}
 
 
 def presence_frame(room: GameRoom) -> bytes:

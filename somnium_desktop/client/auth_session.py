@@ -70,10 +70,12 @@ class AuthSession:
             if stored is not None and stored.user_id != user_id:
                 Stored(stored.refresh_token, user_id).write(self.store)
 
-    def forget_access(self) -> None:
-        """Drop the access token: the next request refreshes with what the store holds."""
+    def forget_access(self, token: str | None = None) -> None:
+        """Drop the access token (only if it is still `token`, when given): the next request
+        refreshes with what the store holds."""
         with self._lock:
-            self._access_token = None
+            if token is None or token == self._access_token:
+                self._access_token = None
 
     def refresh(self) -> None:
         """Trade the stored refresh token for new tokens; SignInRequired when it is dead."""

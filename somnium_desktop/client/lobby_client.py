@@ -239,19 +239,23 @@ class LobbyClient:
             return {}
         if auth.access_token is None:
             from .auth_session import SignInRequired
-            from .signin import SigninError
 
             try:
                 auth.refresh()
-            except (SignInRequired, SigninError, requests.RequestException):
-                return {}  # (not signed in after all: watch as anyone may)
+            except SignInRequired:
+                return {}  # (the sign-in has ended: watch as anyone may)
+            except Exception as error:  # (a passing failure, the keyring's too: try again)
+                raise requests.RequestException(
+                    f"the sign-in could not be renewed ({error})") from error
         token = auth.access_token
         return {"Authorization": f"Bearer {token}"} if token else {}
 
-    def stream_refused(self) -> None:
-        """A stream's sign-in was refused (the access token expired): refresh it next time."""
-        if self.auth is not None:
-            self.auth.forget_access()
+    def stream_refused(self, headers: dict[str, str]) -> None:
+        """A stream's sign-in (`headers`) was refused, its access token expired: the next
+        connection refreshes it (once, whichever stream of this client asks first)."""
+        sent = headers.get("Authorization", "").removeprefix("Bearer ")
+        if self.auth is not None and sent:
+            self.auth.forget_access(sent)
 
     # ----- signed in -----
     def me(self) -> Account:

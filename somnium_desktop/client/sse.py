@@ -124,8 +124,9 @@ class EventStream:
     (BACKOFF) and start again from the shortest delay once a connection delivers. A read
     waits at most `read_timeout` (longer than the server's keep-alive interval).
 
-    `headers()` gives each connection's extra headers (a sign-in); `refused()` is told when the
-    server refused them (401), before the next try.
+    `headers()` gives each connection's extra headers (a sign-in; raising RequestException
+    there is a failed try); `refused(headers)` is told when the server refused them (401),
+    before the next try.
 
     `on_event(event)` and `on_status(status, detail)` are called on the reader's thread;
     status is "connected", "reconnecting" (detail: why) or "failed" (detail: why; the reader
@@ -139,7 +140,7 @@ class EventStream:
         on_status: Callable[[str, str], None] | None = None,
         *,
         headers: Callable[[], dict[str, str]] | None = None,
-        refused: Callable[[], None] | None = None,
+        refused: Callable[[dict[str, str]], None] | None = None,
         last_event_id: str | None = None,
         read_timeout: float = READ_TIMEOUT,
         backoff: Sequence[float] = BACKOFF,
@@ -195,9 +196,10 @@ class EventStream:
                 except (requests.RequestException, OSError, ValueError) as error:
                     delivered = False
                     reason = _plain(error)
-                except Exception:
+                except Exception as error:
                     if self._stop.is_set():  # closed under the read: whatever it raised
                         return
+                    self._status("failed", f"something went wrong: {error}")
                     raise
                 if self._stop.is_set():
                     return
@@ -227,7 +229,7 @@ class EventStream:
             if response.status_code in (404, 410, 422):
                 raise StreamGone(_refusal(response))
             if response.status_code == 401 and self._refused is not None:
-                self._refused()
+                self._refused(headers)
             if response.status_code != 200:
                 raise requests.HTTPError(f"the server answered {_refusal(response)}")
             self.connections += 1

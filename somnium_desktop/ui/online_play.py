@@ -130,6 +130,7 @@ class OnlinePlay(QObject):
         self._back_when_listed = False
         self._may_go_back = False  # the kept sign-in being restored may reopen a game (start)
         self._then_restored: list[Callable[[], None]] = []  # asked for while restoring
+        self._lobby_seen: str | None = None  # the id of the last lobby event applied
         self._check_timer = QTimer(self)
         self._check_timer.setInterval(SIGN_IN_CHECK_MS)
         self._check_timer.timeout.connect(self._check_if_changed)
@@ -287,17 +288,19 @@ class OnlinePlay(QObject):
         def failed(error: LobbyError) -> None:
             if self._restoring == generation:
                 self._restoring = None
-            self._then_restored = []
-            if client is not self.client:
+            if client is not self.client or generation != self._generation:
                 return  # (a sign-in on a server since left)
-            if isinstance(error, ServerUnreachable):
+            if isinstance(error, ServerUnreachable):  # (what was asked waits for the retry)
                 self._restore_missed = True  # (tried again once the lobby is listed)
-                if not self._online:
-                    return  # (the lobby's line says the server cannot be reached)
+                if not self._online:  # (the lobby's line says the server cannot be reached)
+                    if then is not None:
+                        self._then_restored.append(then)
+                    return
                 if not again:  # it came back while this was on its way
                     self._lookup_again(
                         lambda: self._restore_sign_in(client, key, then, again=True))
                     return
+            self._then_restored = []
             self._show_error(error)
 
         self._restore_missed = False
@@ -313,6 +316,7 @@ class OnlinePlay(QObject):
         self.panel.set_games([], None)
         self._online, self._down, self._creating = False, "", False
         self._then_restored = []
+        self._lobby_seen = None
         self.panel.set_connected(False)
 
     def _server_failed(self, error: LobbyError) -> None:
@@ -365,6 +369,8 @@ class OnlinePlay(QObject):
     def _on_lobby_event(self, token: object, event: ServerEvent) -> None:
         if token is not self._token:
             return
+        if event.id is not None:
+            self._lobby_seen = event.id  # (a stream opened again resumes after this one)
         before = self._known(event)
         change = self.lobby.apply(event)
         if change is None:
@@ -501,7 +507,7 @@ class OnlinePlay(QObject):
         stream = self._stream
         if stream is not None and self.client is not None:  # signed now as someone else
             stream.close()
-            self._open_lobby_stream(stream.last_event_id)
+            self._open_lobby_stream(self._lobby_seen)
         current = self.current
         if account is not None and current is not None and not current.closed \
                 and current.my_seat is None:

@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.client.sse import EventStream
 from somnium_server import games
+from somnium_server.config import RateLimit
 from tests.server.helpers import EventReader, LiveServer, server_settings
 from tests.signin.helpers import local_client
 from tests.ui.driver import activate
@@ -161,3 +162,36 @@ def test_a_stream_whose_sign_in_went_stale_signs_in_afresh_and_keeps_the_player_
         assert presence[0] == {"seat": 0, "away": False, "claimable": False}
     finally:
         stream.close()
+
+
+def test_a_sign_in_that_cannot_be_renewed_for_now_is_tried_again_not_dropped(
+    tmp_path: Path,
+) -> None:
+    """Renewing the token can fail for a while (here the server's limit on sign-in requests):
+    the stream waits and tries again signed, and never goes on as nobody (away)."""
+    server = LiveServer(server_settings(  # (signing in takes 3 requests: then no more)
+        tmp_path / "lobby.sqlite3", local_accounts=True, rate_signin=RateLimit(3, 600)
+    ))
+    stream = None
+    try:
+        ada = local_client(server.base, "Ada")
+        assert ada.auth is not None
+        ada.auth._access_token = "expired-long-ago"
+        statuses: list[tuple[str, str]] = []
+        stream = EventStream(
+            ada.lobby_events_url, lambda event: None,
+            lambda status, detail: statuses.append((status, detail)),
+            headers=ada.stream_headers, refused=ada.stream_refused, backoff=(0.05,),
+        )
+        stream.start()
+        deadline = time.monotonic() + 5
+        while len(statuses) < 4 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(statuses) >= 4
+        assert all(status == "reconnecting" for status, _ in statuses)  # never unsigned
+        assert any("could not be renewed" in detail for _, detail in statuses)
+        assert ada.auth.stored() is not None  # the sign-in itself is kept
+    finally:
+        if stream is not None:
+            stream.close()
+        server.stop()
