@@ -224,6 +224,10 @@ class LobbyClient:
     def game(self, game_id: str) -> GameDetail:
         return GameDetail.from_dict(self._call("GET", f"/games/{_path(game_id)}"))
 
+    def log(self, game_id: str) -> list[GameEvent]:
+        """Every event of a game so far, oldest first."""
+        return [GameEvent.from_dict(e) for e in self._call("GET", f"/games/{_path(game_id)}/log")]
+
     def events_url(self, game_id: str) -> str:
         return f"{self.base_url}/games/{_path(game_id)}/events"
 

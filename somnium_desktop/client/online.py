@@ -236,6 +236,8 @@ class OnlineGame(TableSource):
             self._view = None
             self._my_turn = False
             self.started.emit()
+            if detail.status != "waiting" and detail.seq:
+                self._fetch_history(detail.id, detail.seq)
         self._claimed_from = detail.claimed_from
         if detail.status == "waiting" or detail.closed or detail.view is None:
             self._say_waiting()
@@ -243,6 +245,21 @@ class OnlineGame(TableSource):
             self._show(detail.view, [])
         self._update_pending()
         self._set_presence(detail.presence)
+
+    def _fetch_history(self, game_id: str, seq: int) -> None:
+        """The game's events up to the snapshot (`seq`), for the log: emitted as history."""
+        client = self._client
+
+        def got(events: list[GameEvent]) -> None:
+            if self._closed or game_id != self._game_id:
+                return
+            earlier = [e.engine_event() for e in events if e.seq <= seq]
+            self.history.emit([e for e in earlier if e is not None])
+
+        def failed(error: LobbyError) -> None:
+            pass  # (the log only starts later: nothing of the game is lost)
+
+        self._ops.run(lambda: client.log(game_id), got, failed, quiet=True)
 
     def _set_presence(self, presence: tuple[tuple[bool, bool], ...]) -> None:
         if presence != self._presence:

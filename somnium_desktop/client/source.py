@@ -20,6 +20,8 @@ class TableSource(QObject):
     failure in plain words; nothing is lost by it. ``notice(str)`` is news that is no error
     (waiting for a second player, a rematch offered, reconnecting), for the status line.
     ``pending_changed(bool)`` is true while one of our actions is on its way (input must wait).
+    ``history(list[Event])`` carries what happened before the first view, for the game's log
+    only (a game opened midway, or again after a restart); it may come after live events.
 
     Sources act asynchronously: an action's results arrive through the signals, never as a
     return value, so a network source and the in-process one look the same to the table. A
@@ -34,6 +36,7 @@ class TableSource(QObject):
     notice = Signal(str)
     pending_changed = Signal(bool)
     started = Signal()
+    history = Signal(object)
     presence_changed = Signal()  # a player left the table or came back; a claim came in reach
 
     def __init__(self, parent: QObject | None = None) -> None:

@@ -145,6 +145,14 @@ class GameLog(QTextEdit):
             | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self._lines: list[str] = []
+        self._headlines: list[bool] = []
+
+    def put_first(self, lines: list[tuple[str, bool]]) -> None:
+        """Lines (text, headline) ahead of those there already: a game's history."""
+        after = list(zip(self._lines, self._headlines, strict=True))
+        self.clear()
+        for text, headline in lines + after:
+            self.add_line(text, headline)
 
     def add_line(self, text: str, headline: bool = False) -> None:
         from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor  # (not at start)
@@ -163,11 +171,13 @@ class GameLog(QTextEdit):
             cursor.setBlockFormat(block)
         cursor.insertText(text, look)
         self._lines.append(text)
+        self._headlines.append(headline)
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
 
     def clear(self) -> None:
         self._lines.clear()
+        self._headlines.clear()
         super().clear()
 
     def lines(self) -> list[str]:
@@ -473,6 +483,7 @@ class TableWidget(QWidget):
             (source.pending_changed, self._pending_changed),
             (source.started, self._started),
             (source.presence_changed, self._presence_changed),
+            (source.history, self._history),
         ]
 
     def _started(self) -> None:
@@ -497,6 +508,12 @@ class TableWidget(QWidget):
         self._away = (False, False)
         self._show_buttons(True)
         self._presence_changed()
+
+    def _history(self, events: list[Event]) -> None:
+        """What happened before this table opened the game: ahead of the log's lines."""
+        earlier = [(self.speaker.describe(e), isinstance(e, TurnPassed | GameEnded))
+                   for e in events]
+        self.log.put_first(earlier)
 
     def _presence_changed(self) -> None:
         """A player left the table or came back: their strip, the log and the controls."""

@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
+from somnium_desktop.client.describe import Speaker
+from somnium_desktop.client.lobby_client import GameEvent
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.game.events import CardStolen
 from somnium_desktop.ui.lobby_panel import NAME
 from tests.server.helpers import LiveServer
 from tests.ui.driver import activate
 
-from .helpers import cell_text, click_cell, close_windows, lobby_row, open_window, play_online
+from .helpers import (
+    cell_text,
+    click_cell,
+    close_windows,
+    lobby_row,
+    open_window,
+    play,
+    play_online,
+    seated_game,
+)
 
 
 def test_two_windows_play_to_the_end_while_a_third_watches(
@@ -112,3 +124,32 @@ def test_two_windows_play_to_the_end_while_a_third_watches(
         assert cy.table.watching.isVisible() and not cy.table.my_turn()
     finally:
         close_windows(qtbot, ada, bea, cy)
+
+
+def test_a_game_opened_midway_shows_what_happened_before_in_its_log(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    game_id, players = seated_game(lobby)
+    rng = random.Random(5)
+    play(players, game_id, moves=3, rng=rng)
+    cy = open_window(qtbot, tmp_path, "Cy", lobby.base)
+    try:
+        qtbot.waitUntil(lambda: lobby_row(cy, game_id) >= 0, timeout=5000)
+        cy.lobby_panel.open_clicked.emit(game_id)
+        qtbot.waitUntil(lambda: cy.table.shown is not None, timeout=5000)
+        speaker = Speaker(("Ada", "Bea"), None)
+
+        def told() -> list[str]:
+            log = [GameEvent.from_dict(e) for e in lobby.get(f"/games/{game_id}/log").json()]
+            events = [e.engine_event() for e in log]
+            return [speaker.describe(e) for e in events if e is not None]
+
+        before = told()
+        assert len(before) >= 3
+        qtbot.waitUntil(lambda: cy.table.log.lines() == before, timeout=5000)
+        play(players, game_id, moves=1, rng=rng)  # and it goes on live after them
+        qtbot.waitUntil(lambda: cy.table.log.count() > len(before), timeout=5000)
+        qtbot.waitUntil(lambda: not cy.table.scene.busy, timeout=5000)
+        assert cy.table.log.lines() == told()
+    finally:
+        close_windows(qtbot, cy)
