@@ -88,6 +88,7 @@ class OnlineGame(TableSource):
         self._claimed_from: int | None = None
         self._claiming = False
         self._opponent_came = False  # the change being applied seated the opponent
+        self._watchers = first.observers if first is not None else 0
         self._arrived.connect(self._on_arrived)
         self._stream_said.connect(self._on_stream_status)
 
@@ -128,6 +129,15 @@ class OnlineGame(TableSource):
 
     def away(self, seat: int) -> bool:
         return seat < len(self._presence) and self._presence[seat][0]
+
+    @property
+    def watchers(self) -> int:
+        return self._watchers
+
+    def _set_watchers(self, count: int) -> None:
+        if count != self._watchers:
+            self._watchers = count
+            self.watchers_changed.emit(count)
 
     @property
     def can_claim(self) -> bool:
@@ -193,11 +203,11 @@ class OnlineGame(TableSource):
     def _on_arrived(self, token: object, event: ServerEvent) -> None:
         if token is not self._token or self._closed:
             return
-        if event.event == "observers":
-            return
         try:
             data = event.json()
-            if event.event == "presence":
+            if event.event == "observers":
+                self._set_watchers(int(data["count"]))
+            elif event.event == "presence":
                 self._set_presence(presence_of(data["players"]))
             elif event.event == "snapshot":
                 self._apply_snapshot(GameDetail.from_dict(data["game"]))
@@ -239,6 +249,7 @@ class OnlineGame(TableSource):
             if detail.status != "waiting" and detail.seq:
                 self._fetch_history(detail.id, detail.seq)
         self._claimed_from = detail.claimed_from
+        self._set_watchers(detail.observers)
         if detail.status == "waiting" or detail.closed or detail.view is None:
             self._say_waiting()
         else:

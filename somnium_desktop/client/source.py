@@ -37,6 +37,7 @@ class TableSource(QObject):
     pending_changed = Signal(bool)
     started = Signal()
     history = Signal(object)
+    watchers_changed = Signal(int)  # how many people watch the game (not its players)
     presence_changed = Signal()  # a player left the table or came back; a claim came in reach
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -86,6 +87,11 @@ class TableSource(QObject):
     def can_rematch(self) -> bool:
         """Whether rematch() may be offered once the game is over."""
         return False
+
+    @property
+    def watchers(self) -> int:
+        """How many people watch the game now (an online game's observers)."""
+        return 0
 
     def away(self, seat: int) -> bool:
         """Whether the player in `seat` has left the table (closed the app, lost the network)

@@ -362,8 +362,12 @@ class TableWidget(QWidget):
         self.copy_button.clicked.connect(self.copy_game_id)
         self.watching = QLabel("Watching · read-only")
         self.watching.setObjectName("watchingBadge")
+        self.watchers = QLabel()
+        self.watchers.setObjectName("gameId")
+        self.watchers.setAccessibleName("People watching")
         top.addWidget(self.game_name, 1)
         top.addWidget(self.watching)
+        top.addWidget(self.watchers)
         top.addWidget(self.game_id)
         top.addWidget(self.copy_button)
 
@@ -484,6 +488,7 @@ class TableWidget(QWidget):
             (source.started, self._started),
             (source.presence_changed, self._presence_changed),
             (source.history, self._history),
+            (source.watchers_changed, self._watchers_changed),
         ]
 
     def _started(self) -> None:
@@ -504,10 +509,16 @@ class TableWidget(QWidget):
         self.game_id.setText(f"{source.id_label} {source.game_id}")
         self.copy_button.setVisible(source.shares_id)
         self.watching.setVisible(source.read_only)
+        self._watchers_changed(source.watchers)
         self._result_hidden = False
         self._away = (False, False)
         self._show_buttons(True)
         self._presence_changed()
+
+    def _watchers_changed(self, count: int) -> None:
+        """How many watch this game, beside its id (nothing when nobody does)."""
+        self.watchers.setText(f"{count} watching" if count else "")
+        self.watchers.setVisible(bool(count))
 
     def _history(self, events: list[Event]) -> None:
         """What happened before this table opened the game: ahead of the log's lines."""
@@ -575,6 +586,7 @@ class TableWidget(QWidget):
         self.game_id.setText("")
         self.copy_button.setVisible(False)
         self.watching.setVisible(False)
+        self._watchers_changed(0)
         self.opponent.set_player("Opponent", None)
         self.me.set_player("You", None)
         self.opponent.set_active(False)

@@ -14,7 +14,7 @@ from somnium_desktop.client.lobby_client import GameEvent
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.game.events import CardStolen
 from somnium_desktop.ui.lobby_panel import NAME
-from tests.server.helpers import LiveServer
+from tests.server.helpers import EventReader, LiveServer
 from tests.ui.driver import activate
 
 from .helpers import (
@@ -151,5 +151,11 @@ def test_a_game_opened_midway_shows_what_happened_before_in_its_log(
         qtbot.waitUntil(lambda: cy.table.log.count() > len(before), timeout=5000)
         qtbot.waitUntil(lambda: not cy.table.scene.busy, timeout=5000)
         assert cy.table.log.lines() == told()
+        # Beside the game's id: how many watch it (Cy, then someone else too).
+        qtbot.waitUntil(lambda: cy.table.watchers.text() == "1 watching", timeout=5000)
+        other = EventReader(f"{lobby.base}/games/{game_id}/events")
+        qtbot.waitUntil(lambda: cy.table.watchers.text() == "2 watching", timeout=5000)
+        other.close()
+        qtbot.waitUntil(lambda: cy.table.watchers.text() == "1 watching", timeout=5000)
     finally:
         close_windows(qtbot, cy)
