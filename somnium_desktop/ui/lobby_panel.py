@@ -37,10 +37,25 @@ COLUMNS = ("Game", "Player 1", "Player 2", "Status", "Watching")
 NARROW = 80  # at most this wide (in pixels), the columns after the game's name
 NAME, SEAT_1, SEAT_2, STATUS, WATCHING = range(len(COLUMNS))
 NARROW_COLUMNS = (SEAT_1, SEAT_2, STATUS, WATCHING)
+# What the list may be narrowed to: (label, key).
+SHOWN = (("All games", "all"), ("Open seats", "open"), ("In play", "playing"),
+         ("Finished", "finished"), ("My games", "mine"))
 CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
 OPEN = "open"  # a click watches (or, at one's own table, plays)
 JOIN = "join"  # a click takes the open seat
+
+
+def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
+    """Whether the list narrowed to `key` (see SHOWN) shows this game."""
+    mine = game.seat_of(me) is not None
+    if key == "open":
+        return game.open_seat() is not None and not mine
+    if key in ("playing", "finished"):
+        return game.status == key
+    if key == "mine":
+        return mine
+    return True
 
 
 def status_text(game: GameSummary) -> str:
@@ -256,7 +271,9 @@ class GameList(QTableWidget):
         full, the observer count goes (each name's tooltip still says it) and the name keeps
         only its least, so the seats and the status keep readable headers."""
         width = self.viewport().width()
-        crowded = width - self.name_room() < sum(self._header_widths().values())
+        metrics = self.horizontalHeader().fontMetrics()
+        headers = sum(metrics.horizontalAdvance(COLUMNS[c]) + CELL_PADDING for c in NARROW_COLUMNS)
+        crowded = width - self.name_room() < headers
         if self.isColumnHidden(WATCHING) != crowded:
             self.setColumnHidden(WATCHING, crowded)
         columns = [c for c in NARROW_COLUMNS if not (crowded and c == WATCHING)]
@@ -341,6 +358,16 @@ class LobbyPanel(QFrame):
         games_label = QLabel("Games (Ctrl+L)")  # (Alt+L is the offline level picker's)
         games_label.setObjectName("panelHint")
         games_label.setBuddy(self.games)
+        self.shown = QComboBox()
+        self.shown.setAccessibleName("Which games the list shows")
+        for label, key in SHOWN:
+            self.shown.addItem(label, key)
+        self.shown.currentIndexChanged.connect(lambda _: self._show_chosen())
+        games_row = QHBoxLayout()
+        games_row.addWidget(games_label, 1)
+        games_row.addWidget(self.shown)
+        self._all_games: list[GameSummary] = []
+        self._me: str | None = None
 
         self.game_id_field = QLineEdit()
         self.game_id_field.setPlaceholderText("Game id, e.g. 7KQ3MZP")
@@ -371,7 +398,7 @@ class LobbyPanel(QFrame):
         layout.addWidget(self.server)
         layout.addWidget(self.name_field)
         layout.addLayout(create_row)
-        layout.addWidget(games_label)
+        layout.addLayout(games_row)
         layout.addWidget(self.games, 1)
         layout.addLayout(join_row)
         layout.addWidget(self.progress)
@@ -403,7 +430,14 @@ class LobbyPanel(QFrame):
         self.opponent.setCurrentIndex(max(0, self.opponent.findData(chosen)))
 
     def set_games(self, games: Sequence[GameSummary], me: str | None) -> None:
-        self.games.show_games(games, me)
+        self._all_games, self._me = list(games), me
+        self._show_chosen()
+
+    def _show_chosen(self) -> None:
+        """The games the list is narrowed to (Show: all, open seats, in play, ...)."""
+        key = self.shown.currentData() or "all"
+        self.games.show_games([g for g in self._all_games if shown_in(key, g, self._me)],
+                              self._me)
 
     def set_busy(self, busy: bool, label: str = "") -> None:
         self.progress.setVisible(busy)

@@ -148,7 +148,7 @@ class MainWindow(QMainWindow):
         self.lobby_panel = LobbyPanel()
         self.column.addWidget(self.lobby_panel)
         self.column.addWidget(self.panel)
-        self.column.setSizes([460, 340])
+        self.column.setSizes([490, 310])
         from .typing_guard import TypingGuard, guard_typing
 
         self.typing_guard = TypingGuard(self)

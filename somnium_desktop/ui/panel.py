@@ -63,6 +63,9 @@ class SidePanel(QFrame):
         self._layout = layout
 
     def add_log(self, log: QWidget) -> None:
+        # Three lines at the least: on a short window the list of games needs the room more
+        # (the log scrolls, and the lines are read out as they come).
+        log.setMinimumHeight(3 * log.fontMetrics().lineSpacing() + 12)
         self._layout.addWidget(log, 1)
         self.log_title.setBuddy(log)
 

@@ -174,3 +174,32 @@ def test_an_open_seat_is_a_link_only_while_the_server_can_be_reached(qtbot: QtBo
     assert "waits for the server" in seat.data(Qt.ItemDataRole.AccessibleTextRole)
     panel.set_connected(True)
     assert cell(panel, 0, SEAT_2).font().underline()
+
+
+def test_the_list_can_be_narrowed_to_open_seats_games_in_play_finished_or_mine(
+    qtbot: QtBot,
+) -> None:
+    panel = LobbyPanel()
+    qtbot.addWidget(panel)
+    cid = Seat(0, "person", "u-cid", "Cid")
+    games = [
+        line("A", "waiting", ADA, OPEN),
+        line("B", "playing", ADA, BEA, turn=1),
+        line("C", "finished", cid, BEA, winner=0),
+        line("D", "waiting", BEA, OPEN),
+    ]
+    panel.set_games(games, me="u-bea")
+
+    def listed(key: str) -> list[str]:
+        panel.shown.setCurrentIndex(panel.shown.findData(key))
+        return [game.id for game in panel.games.games]
+
+    assert listed("all") == ["A", "B", "C", "D"]
+    assert listed("open") == ["A"]  # (D is Bea's own table: nothing for her to join)
+    assert listed("playing") == ["B"]
+    assert listed("finished") == ["C"]
+    assert listed("mine") == ["B", "C", "D"]
+    # A lobby event changes the games: the list stays narrowed.
+    panel.set_games([line("E", "waiting", cid, OPEN), *games], me="u-bea")
+    assert [game.id for game in panel.games.games] == ["B", "C", "D"]
+    assert listed("open") == ["E", "A"]
