@@ -36,8 +36,17 @@ class Speaker:
     def possessive(self, seat: int) -> str:
         return "your" if seat == self.my_seat else f"{self.names[seat]}'s"
 
-    def describe(self, event: Event) -> str:
-        """One sentence saying what the event was."""
+    def describe(self, event: Event, claimed_from: int | None = None) -> str:
+        """One sentence saying what the event was. `claimed_from`: the seat that lost by
+        leaving the table (its concession was the other player's claim, not its own)."""
+        if isinstance(event, Conceded) and event.seat == claimed_from:
+            return (f"{self.subject(1 - event.seat)} claimed the win: "
+                    f"{self.object(event.seat)} left the table.")
+        if claimed_from is not None and isinstance(event, GameEnded) \
+                and event.reason == "concede" and event.winner == 1 - claimed_from:
+            won, lost = event.scores[event.winner], event.scores[claimed_from]
+            return (f"Game over: {self.object(event.winner)} won, {won} to {lost} "
+                    f"({self.object(claimed_from)} left the table).")
         return _describe(event, self)
 
 

@@ -510,6 +510,9 @@ class OnlineGame(TableSource):
         def refused(error: LobbyError) -> None:
             if not self._closed and game_id == self._game_id:  # (see _resync's failed)
                 done()
+                if isinstance(error, ActionRefused) and error.code in ("opponent_here",
+                                                                       "too_early"):
+                    return  # (came back meanwhile: presence says so, and the log)
                 self.error.emit(str(error))
 
         self._ops.run(lambda: client.claim(game_id), answered, refused,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,12 +34,20 @@ if TYPE_CHECKING:  # (types only: the panel is built at start-up, before any HTT
     from ..client.lobby_client import GameSummary, LevelInfo
 
 COLUMNS = ("Game", "Player 1", "Player 2", "Status", "Watching")
-NARROW = 80  # at most this wide (in pixels), the columns after the game's name
+NARROW = 80  # at most this wide (in pixels), the columns after the game's name...
 NAME, SEAT_1, SEAT_2, STATUS, WATCHING = range(len(COLUMNS))
 NARROW_COLUMNS = (SEAT_1, SEAT_2, STATUS, WATCHING)
+WIDEST = {STATUS: 130}  # ...but the status, whose words ("Bea's turn") say the most
 # What the list may be narrowed to: (label, key).
 SHOWN = (("All games", "all"), ("Open seats", "open"), ("In play", "playing"),
          ("Finished", "finished"), ("My games", "mine"))
+EMPTY_HINTS = {
+    "open": "No open seat right now: create a game above.",
+    "playing": "No game in play right now.",
+    "finished": "No finished game yet.",
+    "mine": "You play no game on this server yet.",
+}
+MESSAGE_KEPT_MS = 30_000  # news in the message line goes after this (errors stay)
 CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
 OPEN = "open"  # a click watches (or, at one's own table, plays)
@@ -102,6 +110,11 @@ class GameList(QTableWidget):
         self.games: list[GameSummary] = []
         self._me: str | None = None
         self._live = True  # the server is reachable: an open seat can be taken
+        self.hint = QLabel(self.viewport())  # what an empty list means
+        self.hint.setObjectName("panelHint")
+        self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.hide()
         self._widths = self._header_widths()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -155,6 +168,15 @@ class GameList(QTableWidget):
                 self.setCurrentCell(row, kept_column)
         if top is not None:
             self._keep_top(*top)
+
+    def set_hint(self, text: str) -> None:
+        """Said in the list while it is empty (nothing to show, or nothing matches)."""
+        self.hint.setText(text)
+        self.hint.setVisible(bool(text) and self.rowCount() == 0)
+        self._place_hint()
+
+    def _place_hint(self) -> None:
+        self.hint.setGeometry(self.viewport().rect().adjusted(10, 10, -10, -10))
 
     def set_live(self, live: bool) -> None:
         """While the server cannot be reached an open seat is no link (joining waits)."""
@@ -214,9 +236,9 @@ class GameList(QTableWidget):
             font.setUnderline(joinable and self._live)
             item.setFont(font)
             if joinable and not self._live:
-                item.setToolTip("The server cannot be reached: joining waits for it")
+                item.setToolTip("The server cannot be reached: you can join once it is back")
                 item.setData(Qt.ItemDataRole.AccessibleTextRole,
-                             f"Open seat at {game.name}: joining waits for the server")
+                             f"Open seat at {game.name}: you can join once the server is back")
                 item.setForeground(self.palette().placeholderText())
             elif joinable:
                 item.setToolTip("Click to take this seat")
@@ -247,7 +269,7 @@ class GameList(QTableWidget):
                 if item is not None:
                     width = metrics.horizontalAdvance(item.text()) + CELL_PADDING
                     if width > self._widths[column]:
-                        self._widths[column] = min(width, NARROW)
+                        self._widths[column] = min(width, WIDEST.get(column, NARROW))
         self._fit_columns()
 
     def _header_widths(self) -> dict[int, int]:
@@ -279,6 +301,8 @@ class GameList(QTableWidget):
         columns = [c for c in NARROW_COLUMNS if not (crowded and c == WATCHING)]
         wanted = [self._widths[column] for column in columns]
         room = max(0, width - (self.least_name() if crowded else self.name_room()))
+        if sum(wanted) > room:  # the status gives back its extra room first
+            wanted = [min(width, NARROW) for width in wanted]
         if sum(wanted) > room:
             least = self.horizontalHeader().minimumSectionSize()
             wanted = [max(least, width * room // sum(wanted)) for width in wanted]
@@ -289,6 +313,7 @@ class GameList(QTableWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_columns()
+        self._place_hint()
 
     def row_of(self, game_id: str) -> int:
         return next((n for n, g in enumerate(self.games) if g.id == game_id), -1)
@@ -387,6 +412,7 @@ class LobbyPanel(QFrame):
         self.progress.setTextVisible(False)
         self.progress.setAccessibleName("Working")
         self.progress.hide()
+        self._said = 0  # lines said so far (a line's timer clears only that line)
         self.message = QLabel()
         self.message.setObjectName("status")
         self.message.setWordWrap(True)
@@ -417,6 +443,7 @@ class LobbyPanel(QFrame):
         for widget in (self.create_button, self.join_button, self.sign_in_button):
             widget.setEnabled(connected)
         self.games.set_live(connected)
+        self._show_chosen()
 
     def set_server(self, text: str) -> None:
         self.server.setText(f"Server: {text}")
@@ -436,8 +463,18 @@ class LobbyPanel(QFrame):
     def _show_chosen(self) -> None:
         """The games the list is narrowed to (Show: all, open seats, in play, ...)."""
         key = self.shown.currentData() or "all"
-        self.games.show_games([g for g in self._all_games if shown_in(key, g, self._me)],
-                              self._me)
+        shown = [g for g in self._all_games if shown_in(key, g, self._me)]
+        self.games.show_games(shown, self._me)
+        self.games.set_hint(self._empty_hint(key) if not shown else "")
+
+    def _empty_hint(self, key: str) -> str:
+        if not self.create_button.isEnabled():
+            return ""  # (not listed yet, or the server is away: the message line says so)
+        if not self._all_games:
+            return "No games on this server yet: create one above."
+        if key == "mine" and self._me is None:
+            return "Sign in to see your games."
+        return EMPTY_HINTS.get(key, "")
 
     def set_busy(self, busy: bool, label: str = "") -> None:
         self.progress.setVisible(busy)
@@ -446,12 +483,18 @@ class LobbyPanel(QFrame):
             self.progress.setAccessibleDescription(label)
 
     def show_message(self, text: str, error: bool = False) -> None:
-        """A line under the lobby (read out too); errors in red."""
+        """A line under the lobby (read out too); errors in red, and kept. News goes after a
+        while (MESSAGE_KEPT_MS), unless another line replaced it."""
         self.message.setText(text)
         self.message.setProperty("error", error)
         repolish(self.message)
         if text:
             self.announce(text)
+        self._said += 1
+        if text and not error:
+            said = self._said
+            QTimer.singleShot(MESSAGE_KEPT_MS, self,
+                              lambda: self.show_message("") if said == self._said else None)
 
     def announce(self, text: str) -> None:
         announce(self.games, text)

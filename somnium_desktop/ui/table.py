@@ -287,6 +287,7 @@ class TableWidget(QWidget):
         self.last_announcement = ""
         self._confirm: QMessageBox | None = None
         self._away: tuple[bool, bool] = (False, False)  # by seat, as last told
+        self._watcher_count = 0
 
         self._make_actions()
         self._build(log_inside)
@@ -343,6 +344,8 @@ class TableWidget(QWidget):
         button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         button.clicked.connect(lambda: self.view.setFocus())
         button.setObjectName("primaryButton" if primary else "tableButton")
+        # Never narrower than its words: the status line beside it wraps instead.
+        button.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
         return button
 
     def _build(self, log_inside: bool) -> None:
@@ -453,6 +456,7 @@ class TableWidget(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._arrange_controls(narrow=self.width() < NARROW)
+        self._watchers_changed(self._watcher_count)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view and event.type() == QEvent.Type.Resize:
@@ -515,15 +519,24 @@ class TableWidget(QWidget):
         self._show_buttons(True)
         self._presence_changed()
 
+    def _told(self, event: Event) -> str:
+        """The log's sentence for an event (a claimed win is told as such, not a concession)."""
+        claimed = self.source.claimed_from if self.source is not None else None
+        return self.speaker.describe(event, claimed)
+
     def _watchers_changed(self, count: int) -> None:
-        """How many watch this game, beside its id (nothing when nobody does)."""
-        self.watchers.setText(f"{count} watching" if count else "")
-        self.watchers.setVisible(bool(count))
+        """How many watch this game (others than this table), beside its id: nothing when
+        nobody does, nor on a narrow table (the header keeps the name and the id)."""
+        self._watcher_count = count
+        source = self.source
+        others = count - (1 if source is not None and source.read_only else 0)
+        more = " more" if source is not None and source.read_only else ""
+        self.watchers.setText(f"{others}{more} watching" if others > 0 else "")
+        self.watchers.setVisible(others > 0 and self.width() >= NARROW)
 
     def _history(self, events: list[Event]) -> None:
         """What happened before this table opened the game: ahead of the log's lines."""
-        earlier = [(self.speaker.describe(e), isinstance(e, TurnPassed | GameEnded))
-                   for e in events]
+        earlier = [(self._told(e), isinstance(e, TurnPassed | GameEnded)) for e in events]
         self.log.put_first(earlier)
 
     def _presence_changed(self) -> None:
@@ -535,8 +548,9 @@ class TableWidget(QWidget):
         bottom = self.scene.bottom_seat
         self.me.set_note("away" if away[bottom] else "")
         self.opponent.set_note("away" if away[1 - bottom] else "")
+        over = source.view is not None and source.view.over  # (nobody is awaited any more)
         for seat in (0, 1):
-            if away[seat] != self._away[seat] and seat != source.my_seat:
+            if away[seat] != self._away[seat] and seat != source.my_seat and not over:
                 name = self._display_name(seat)
                 said = (f"{name} left the table." if away[seat]
                         else f"{name} is back at the table.")
@@ -571,7 +585,7 @@ class TableWidget(QWidget):
         self.announce(message)
 
     def _event_played(self, event: Event) -> None:
-        text = self.speaker.describe(event)
+        text = self._told(event)
         self.log.add_line(text, headline=isinstance(event, TurnPassed | GameEnded))
         self.announce(text)
 
@@ -619,9 +633,9 @@ class TableWidget(QWidget):
             title = result_title(view.winner, source.my_seat, names)
             detail = f"{names[0]} {scores[0]} · {names[1]} {scores[1]}"
             if view.conceded_by is not None and view.conceded_by == source.claimed_from:
-                detail += f"  ({self.speaker.subject(view.conceded_by)} left the table)"
+                detail += f"  ({self.speaker.object(view.conceded_by)} left the table)"
             elif view.conceded_by is not None:
-                detail += f"  ({self.speaker.subject(view.conceded_by)} conceded)"
+                detail += f"  ({self.speaker.object(view.conceded_by)} conceded)"
             if not self._result_hidden:
                 self.game_over.show_result(title, detail, source.can_rematch)
         else:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.lobby_client import GameSummary, Seat
+from somnium_desktop.ui import lobby_panel
 from somnium_desktop.ui.lobby_panel import (
     COLUMNS,
     NAME,
@@ -171,7 +173,7 @@ def test_an_open_seat_is_a_link_only_while_the_server_can_be_reached(qtbot: QtBo
     assert seat.text() == "Join" and not seat.font().underline()
     assert "cannot be reached" in seat.toolTip()
     assert seat.foreground().color() != panel.games.palette().link().color()
-    assert "waits for the server" in seat.data(Qt.ItemDataRole.AccessibleTextRole)
+    assert "once the server is back" in seat.data(Qt.ItemDataRole.AccessibleTextRole)
     panel.set_connected(True)
     assert cell(panel, 0, SEAT_2).font().underline()
 
@@ -203,3 +205,35 @@ def test_the_list_can_be_narrowed_to_open_seats_games_in_play_finished_or_mine(
     panel.set_games([line("E", "waiting", cid, OPEN), *games], me="u-bea")
     assert [game.id for game in panel.games.games] == ["B", "C", "D"]
     assert listed("open") == ["E", "A"]
+
+
+def test_an_empty_list_says_why(qtbot: QtBot) -> None:
+    panel = LobbyPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.set_games([], me=None)
+    assert not panel.games.hint.isVisible()  # (not connected: the message line speaks)
+    panel.set_connected(True)
+    assert panel.games.hint.isVisible()
+    assert panel.games.hint.text() == "No games on this server yet: create one above."
+    panel.set_games([line("B", "playing", ADA, BEA, turn=1)], me=None)
+    assert not panel.games.hint.isVisible()
+    panel.shown.setCurrentIndex(panel.shown.findData("mine"))
+    assert panel.games.hint.text() == "Sign in to see your games."
+    assert panel.games.hint.isVisible()
+    panel.shown.setCurrentIndex(panel.shown.findData("open"))
+    assert panel.games.hint.text() == "No open seat right now: create a game above."
+    panel.close()
+
+
+def test_news_in_the_message_line_goes_after_a_while_errors_stay(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby_panel, "MESSAGE_KEPT_MS", 50)
+    panel = LobbyPanel()
+    qtbot.addWidget(panel)
+    panel.show_message("Bea joined your game.")
+    qtbot.waitUntil(lambda: panel.message.text() == "", timeout=2000)
+    panel.show_message("The server cannot be reached.", error=True)
+    qtbot.wait(200)
+    assert panel.message.text() == "The server cannot be reached."

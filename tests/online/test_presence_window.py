@@ -77,6 +77,13 @@ def test_an_opponent_who_leaves_is_shown_away_and_the_win_can_be_claimed(
         assert table.game_over.title.text() == "You won!"
         assert "(Bob left the table)" in table.game_over.detail.text()
         assert not table.claim_button.isVisible()
+        qtbot.waitUntil(lambda: not table.scene.busy, timeout=5000)
+        lines = table.log.lines()
+        assert "You claimed the win: Bob left the table." in lines
+        assert not any("conceded" in line for line in lines)
+        assert lines[-1].startswith("Game over: you won") and "(Bob left the table)" in lines[-1]
+        qtbot.wait(300)  # (the game's end clears Bob's absence: no "back" is told for it)
+        assert table.log.lines()[-1] == lines[-1]
         detail = quick_lobby.get(f"/games/{game.game_id}").json()
         assert detail["winner"] == 0 and detail["claimed_from"] == 1
     finally:
