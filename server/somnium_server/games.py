@@ -233,6 +233,11 @@ class GameService:
             open_seats = [n for n, seat in enumerate(room.seats) if seat.kind == "open"]
             if not open_seats:
                 raise ApiError(409, "seat_taken", "no seat is open at this table")
+            now = clock()
+            if any(room.presence.seat_state(seat, False, self.attendance, self.timing, now)[0]
+                   for seat in room.seats):
+                raise ApiError(409, "host_away",
+                               "the host has left this table: you can join once they are back")
             seat = open_seats[0]
             seats = list(room.seats)
             seats[seat] = Seat("person", user_id=user.id, name=user.display_name)
@@ -551,9 +556,12 @@ class GameService:
                 next_at - now + 0.005, self._presence_changed, room
             )
         if shown != presence.shown:
+            told = bool(presence.shown)  # (not a game just made or loaded)
             presence.shown = shown
             presence.revision += 1
             room.channel.publish(presence_frame(room))
+            if told and room.status != "finished":
+                self.lobby.publish("presence", {"game": room.summary()})
 
     async def claim(self, user: User, game_id: str) -> GameRoom:
         """Claim the win from an opponent who left the table and stayed away long enough: the

@@ -153,6 +153,9 @@ class GameSummary(BaseModel):
     turn: int | None = Field(description="the seat to move, while the game is playing")
     observers: int
     winner: int | None = None
+    away: list[bool] = Field(
+        default=[], description="per seat: its player has left (no stream open for a while)"
+    )
 
 
 class GameDetail(GameSummary):

@@ -136,6 +136,7 @@ class GameRoom:
             "status": self.status, "players": self.players(),
             "turn": self.state.turn if playing else None, "observers": self.observers,
             "winner": self.state.winner if self.state.over else None,
+            "away": [away for away, _ in self.presence.shown],
         }
 
     def detail(self) -> dict[str, Any]:

@@ -63,6 +63,15 @@ class GameSummary:
     observers: int = 0
     winner: int | None = None
     created_at: float = 0.0
+    away: tuple[bool, ...] = ()  # per seat: its player has left (their app is closed)
+
+    def is_away(self, seat: int) -> bool:
+        return seat < len(self.away) and self.away[seat]
+
+    @property
+    def host_away(self) -> bool:
+        """A table waiting for a player whose host has left: it cannot be joined for now."""
+        return self.status == "waiting" and any(self.away)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -96,6 +105,7 @@ def _summary_fields(data: dict[str, Any]) -> dict[str, Any]:
         "observers": int(data.get("observers", 0)),
         "winner": data.get("winner"),
         "created_at": float(data.get("created_at", 0.0)),
+        "away": tuple(bool(away) for away in data.get("away") or ()),
     }
 
 

@@ -9,7 +9,7 @@ from .lobby_client import GameSummary
 from .sse import ServerEvent
 
 GAME_EVENTS = ("game_created", "seat_taken", "seat_left", "turn_passed", "game_finished",
-               "game_closed")
+               "game_closed", "presence")
 
 
 @dataclass(frozen=True, slots=True)

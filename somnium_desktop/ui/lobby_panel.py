@@ -58,7 +58,7 @@ def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
     """Whether the list narrowed to `key` (see SHOWN) shows this game."""
     mine = game.seat_of(me) is not None
     if key == "open":
-        return game.open_seat() is not None and not mine
+        return game.open_seat() is not None and not mine and not game.host_away
     if key in ("playing", "finished"):
         return game.status == key
     if key == "mine":
@@ -68,6 +68,8 @@ def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
 
 def status_text(game: GameSummary) -> str:
     """How a lobby line stands: waiting for a player, whose turn it is, who won."""
+    if game.host_away:
+        return "Host away"
     if game.status == "waiting":
         return "Waiting"
     if game.status == "playing":
@@ -229,7 +231,7 @@ class GameList(QTableWidget):
         open_seat = game.open_seat()
         for column, seat in ((SEAT_1, 0), (SEAT_2, 1)):
             label = game.names[seat]
-            joinable = seat == open_seat and not mine
+            joinable = seat == open_seat and not mine and not game.host_away
             item = self._cell(row, column, "Join" if joinable else label,
                               (JOIN, game.id) if joinable else opened)
             font = QFont(self.font())
@@ -245,6 +247,16 @@ class GameList(QTableWidget):
                 item.setData(Qt.ItemDataRole.AccessibleTextRole,
                              f"Open seat at {game.name}: press Enter to join")
                 item.setForeground(self.palette().link())
+            elif game.is_away(seat):
+                item.setToolTip(f"{label} has left (their app is closed)")
+                item.setData(Qt.ItemDataRole.AccessibleTextRole,
+                             f"Seat {seat + 1}: {label}, away")
+                item.setForeground(self.palette().placeholderText())
+            elif seat == open_seat and game.host_away:
+                item.setToolTip("The host has left this table: you can join once they are back")
+                item.setData(Qt.ItemDataRole.AccessibleTextRole,
+                             f"Open seat at {game.name}: the host has left")
+                item.setForeground(self.palette().placeholderText())
             else:
                 item.setToolTip(label)
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Seat {seat + 1}: {label}")

@@ -237,3 +237,18 @@ def test_news_in_the_message_line_goes_after_a_while_errors_stay(
     panel.show_message("The server cannot be reached.", error=True)
     qtbot.wait(200)
     assert panel.message.text() == "The server cannot be reached."
+
+
+def test_a_table_whose_host_left_offers_no_seat(qtbot: QtBot) -> None:
+    panel = LobbyPanel()
+    qtbot.addWidget(panel)
+    panel.set_connected(True)
+    left = line("A", "waiting", ADA, OPEN, away=(True, False))
+    panel.set_games([left, line("B", "playing", ADA, BEA, turn=1, away=(False, True))], me=None)
+    assert status_text(left) == "Host away"
+    seat = cell(panel, 0, SEAT_2)
+    assert not seat.font().underline() and "host has left" in seat.toolTip()
+    assert seat.data(Qt.ItemDataRole.UserRole) == ("open", "A")  # a click watches
+    assert "Bea has left" in cell(panel, 1, SEAT_2).toolTip()
+    panel.shown.setCurrentIndex(panel.shown.findData("open"))
+    assert panel.games.games == []

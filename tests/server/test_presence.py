@@ -211,3 +211,20 @@ def test_the_servers_own_action_ids_never_clash_with_a_players(quick: LiveServer
     claimed = waiting.post(f"/games/{game_id}/claim")
     assert claimed.status_code == 200, claimed.text
     other_stream.close()
+
+
+def test_a_table_whose_host_left_cannot_be_joined_until_they_are_back(quick: LiveServer) -> None:
+    ann, bob = quick.player("Ann"), quick.player("Bob")
+    lobby = EventReader(f"{quick.base}/lobby/events")
+    game_id = ann.create()["id"]  # and Ann's app is gone before anyone came
+    line = lobby.until(lambda e: e.event == "presence")
+    assert line.json()["game"]["id"] == game_id and line.json()["game"]["away"] == [True, False]
+    refused = bob.post(f"/games/{game_id}/join")
+    assert refused.status_code == 409 and refused.json()["error"] == "host_away", refused.text
+    assert "once they are back" in refused.json()["message"]
+    back = EventReader(f"{quick.base}/lobby/events", headers=ann.headers)
+    line = lobby.until(lambda e: e.event == "presence")
+    assert line.json()["game"]["away"] == [False, False]
+    assert bob.post(f"/games/{game_id}/join").status_code == 200
+    for stream in (back, lobby):
+        stream.close()
