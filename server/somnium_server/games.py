@@ -487,7 +487,7 @@ class GameService:
         if user is not None:
             self.attend(user)
         subscriber.push(frame("observers", {"type": "observers", "count": room.observers}))
-        subscriber.push(presence_frame(room))
+        subscriber.push(self._presence_frame(room))
         return subscriber
 
     def unwatch(
@@ -559,9 +559,24 @@ class GameService:
             told = bool(presence.shown)  # (not a game just made or loaded)
             presence.shown = shown
             presence.revision += 1
-            room.channel.publish(presence_frame(room))
+            room.channel.publish(self._presence_frame(room))
             if told and room.status != "finished":
                 self.lobby.publish("presence", {"game": room.summary()})
+
+    def _presence_frame(self, room: GameRoom) -> bytes:
+        """Who is away, as an SSE message (not numbered: no part of the game's history). A
+        player away from a running game comes with `claim_in`: the seconds before the other
+        may claim the win (counted when sent)."""
+        players = room.presence.players()
+        if room.status == "playing":
+            now = clock()
+            for player in players:
+                if player["away"] and not player["claimable"]:
+                    _, _, at = room.presence.seat_state(
+                        room.seats[player["seat"]], True, self.attendance, self.timing, now
+                    )
+                    player["claim_in"] = None if at is None else max(0, math.ceil(at - now))
+        return frame("presence", {"type": "presence", "players": players})
 
     async def claim(self, user: User, game_id: str) -> GameRoom:
         """Claim the win from an opponent who left the table and stayed away long enough: the
@@ -604,11 +619,6 @@ def _seated(room: GameRoom) -> set[str]:
     if room.status == "finished":
         return set()
     return {seat.user_id for seat in room.seats if seat.kind == "person" and seat.user_id}
-
-
-def presence_frame(room: GameRoom) -> bytes:
-    """Who is away, as an SSE message (not numbered: it is no part of the game's history)."""
-    return frame("presence", {"type": "presence", "players": room.presence.players()})
 
 
 async def stored_state(storage: Storage, record: GameRecord) -> GameState:

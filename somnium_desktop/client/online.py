@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -87,6 +89,7 @@ class OnlineGame(TableSource):
         self._presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, claimable
         self._claimed_from: int | None = None
         self._claiming = False
+        self._claim_at: float | None = None  # (monotonic) when the win may be claimed
         self._opponent_came = False  # the change being applied seated the opponent
         self._watchers = first.observers if first is not None else 0
         self._arrived.connect(self._on_arrived)
@@ -152,6 +155,14 @@ class OnlineGame(TableSource):
         return self._claimed_from
 
     @property
+    def claim_in(self) -> int | None:
+        seat = self.my_seat
+        if self._claim_at is None or seat is None or not self.away(1 - seat) \
+                or self.can_claim or self.status != "playing":
+            return None
+        return max(0, math.ceil(self._claim_at - time.monotonic()))
+
+    @property
     def turn_came_with_opponent(self) -> bool:
         """While your_turn is emitted: whether the turn came with the opponent taking the open
         seat (the game began on it), which the lobby announces already."""
@@ -208,6 +219,7 @@ class OnlineGame(TableSource):
             if event.event == "observers":
                 self._set_watchers(int(data["count"]))
             elif event.event == "presence":
+                self._claim_wait(data["players"])
                 self._set_presence(presence_of(data["players"]))
             elif event.event == "snapshot":
                 self._apply_snapshot(GameDetail.from_dict(data["game"]))
@@ -271,6 +283,17 @@ class OnlineGame(TableSource):
             pass  # (the log only starts later: nothing of the game is lost)
 
         self._ops.run(lambda: client.log(game_id), got, failed, quiet=True)
+
+    def _claim_wait(self, players: list[dict[str, object]]) -> None:
+        """When the win may be claimed from the opponent, if the server counts down to it."""
+        seat = self.my_seat
+        wait = next((p.get("claim_in") for p in players
+                     if seat is not None and p.get("seat") == 1 - seat), None)
+        at = time.monotonic() + float(wait) if isinstance(wait, int | float) else None
+        if (at is None) != (self._claim_at is None):
+            self._claim_at = at
+            self.presence_changed.emit()
+        self._claim_at = at
 
     def _set_presence(self, presence: tuple[tuple[bool, bool], ...]) -> None:
         if presence != self._presence:

@@ -104,6 +104,12 @@ class TableSource(QObject):
         return False
 
     @property
+    def claim_in(self) -> int | None:
+        """Seconds before the win may be claimed from an opponent who left (None: no such
+        wait going on)."""
+        return None
+
+    @property
     def claimed_from(self) -> int | None:
         """The seat that was away when the other player claimed the win, if that ended it."""
         return None

@@ -253,10 +253,10 @@ class MainWindow(QMainWindow):
         """The lobby moved to another server: the game on the table from the old one closes."""
         if game is None or self.source is not game:
             return
-        what = "watching" if game.my_seat is None else "your seat at"
+        again = "watch" if game.my_seat is None else "play"
         self._replace_source(None)
-        text = (f"You left the server {server}: {what} “{game.game_name}” was closed. "
-                "Switch back to that server to open it again.")
+        text = (f"You left the server {server}. “{game.game_name}” goes on there: switch "
+                f"back to {again} it again.")
         self.table.status.setText(text)
         self.table.announce(text)
 

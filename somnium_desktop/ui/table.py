@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, SignalInstance
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -288,6 +288,10 @@ class TableWidget(QWidget):
         self._confirm: QMessageBox | None = None
         self._away: tuple[bool, bool] = (False, False)  # by seat, as last told
         self._watcher_count = 0
+        self._countdown = QTimer(self)  # the status line's "claim the win in 1:40", each second
+        self._countdown.setInterval(1000)
+        self._countdown.timeout.connect(self._update_controls)
+        self._counting = False
 
         self._make_actions()
         self._build(log_inside)
@@ -709,7 +713,22 @@ class TableWidget(QWidget):
         self.hide_result_action.setEnabled(not self.game_over.isHidden())
         self._update_status(mine, steal)
 
+    def _claim_wait(self) -> str:
+        """' You may claim the win in 1:40 if they are not back.' while the server counts."""
+        seconds = self.source.claim_in if self.source is not None else None
+        if seconds is None or seconds <= 0:
+            return ""
+        self._counting = True
+        return (f" You may claim the win in {seconds // 60}:{seconds % 60:02d} if they are "
+                "not back.")
+
     def _update_status(self, mine: bool, steal: bool) -> None:
+        self._counting = False
+        self._write_status(mine, steal)
+        if self._counting != self._countdown.isActive():  # (ticks while it counts down)
+            (self._countdown.start if self._counting else self._countdown.stop)()
+
+    def _write_status(self, mine: bool, steal: bool) -> None:
         source, view = self.source, self.shown
         if source is None or view is None:
             return
@@ -718,12 +737,16 @@ class TableWidget(QWidget):
         if view.over:
             title = result_title(view.winner, source.my_seat, source.names)
             text = f"Game over: {title}" + ("" if title.endswith("!") else ".")
-            if self.rematch_action.isEnabled():
+            other = 1 - source.my_seat if source.my_seat is not None else None
+            if other is not None and source.away(other):
+                text += f" {self._display_name(other)} has left the table."
+            elif self.rematch_action.isEnabled():
                 text += " Press R for a rematch."
         elif source.read_only:
             text = f"Watching: it is {self._display_name(view.turn)}'s turn."
-            if source.away(view.turn):
-                text += f" {self._display_name(view.turn)} has left the table."
+            for seat in (view.turn, 1 - view.turn):
+                if source.away(seat):
+                    text += f" {self._display_name(seat)} has left the table."
         elif steal:
             text = "A Fool! Steal a card: click a glowing suit, or press its number (1-0)."
         elif mine:
@@ -732,7 +755,7 @@ class TableWidget(QWidget):
             if self.claim_action.isEnabled():
                 text += f" {self._display_name(other)} has left: W claims the win."
             elif source.away(other):
-                text += f" {self._display_name(other)} has left the table."
+                text += f" {self._display_name(other)} has left the table.{self._claim_wait()}"
         elif self.claim_action.isEnabled():
             other = 1 - (source.my_seat or 0)
             text = (f"{self._display_name(other)} left the table and has not come back: "
@@ -740,8 +763,8 @@ class TableWidget(QWidget):
         elif source.pending:
             text = "Sending…"
         elif view.turn != source.my_seat and source.away(view.turn):
-            text = (f"{self._display_name(view.turn)} left the table: waiting for them to "
-                    "come back.")
+            wait = self._claim_wait() or " Waiting for them to come back."
+            text = f"{self._display_name(view.turn)} left the table.{wait}"
         elif view.turn != source.my_seat:
             text = f"{self._display_name(view.turn)} is playing…"
         else:

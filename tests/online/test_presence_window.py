@@ -3,6 +3,7 @@ stayed away long enough offers to claim the win (W), which ends the game."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,6 +60,9 @@ def test_an_opponent_who_leaves_is_shown_away_and_the_win_can_be_claimed(
         qtbot.waitUntil(lambda: table.opponent.note.text() == "away", timeout=5000)
         assert "Bob left the table." in table.log.lines()
         assert "Bob has left the table." in table.status.text()
+        # the server counts down to the claim, and the status line with it
+        assert re.search(r"You may claim the win in 0:0[12] if they are not back\.",
+                         table.status.text()), table.status.text()
         assert "away" in table.opponent.accessibleName()
         assert not table.claim_action.isEnabled()  # not yet
 

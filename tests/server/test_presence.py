@@ -53,6 +53,7 @@ def test_a_player_who_leaves_shows_as_away_then_claimable_and_back_when_they_ret
     away = ann_stream.until(lambda e: e.event == "presence" and _presence(e)[1][0])
     assert time.monotonic() - left >= AWAY_AFTER * 0.9
     assert _presence(away) == [(False, False), (True, False)]
+    assert away.json()["players"][1]["claim_in"] in (1, 2)  # (1.2 s left, rounded up)
     detail = quick.get(f"/games/{game_id}").json()
     assert detail["presence"][1] == {"seat": 1, "away": True, "claimable": False}
     early = ann.post(f"/games/{game_id}/claim")
