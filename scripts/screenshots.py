@@ -45,10 +45,18 @@ class Lobby:
         self.streams: list[Any] = []
 
     def person(self, name: str) -> LobbyClient:
-        """Someone signed in with a local account of `name` (the sign-in pages, walked)."""
+        """Someone signed in with a local account of `name` (the sign-in pages, walked), whose
+        app is open: its signed lobby stream keeps them at their tables (not "away")."""
+        from somnium_desktop.client.sse import EventStream
         from tests.signin.helpers import local_client
 
-        return local_client(self.base, name)
+        client = local_client(self.base, name)
+        stream = EventStream(client.lobby_events_url, lambda event: None,
+                             lambda status, detail: None, headers=client.stream_headers,
+                             name=f"{name}-lobby")
+        stream.start()
+        self.streams.append(stream)
+        return client
 
     def fill(self) -> str:
         """A few games as a lobby has them; returns the id of the one in play between people."""

@@ -260,7 +260,7 @@ def test_game_over_and_rematch(qtbot: QtBot, table: TableWidget) -> None:
     qtbot.waitUntil(lambda: table.shown is not None and table.shown.over)
     assert table.game_over.isVisible()
     assert table.game_over.title.text() == "Computer won"
-    assert "You conceded" in table.game_over.detail.text()
+    assert "(you conceded)" in table.game_over.detail.text()
     assert table.log.lines()[-2:] == ["You conceded.",
                                       "Game over: Computer won by concession, "
                                       f"{game.view.scores[1]} to {game.view.scores[0]}."]
