@@ -482,10 +482,10 @@ class LobbyPanel(QFrame):
     def _empty_hint(self, key: str) -> str:
         if not self.create_button.isEnabled():
             return ""  # (not listed yet, or the server is away: the message line says so)
-        if not self._all_games:
-            return "No games on this server yet: create one above."
         if key == "mine" and self._me is None:
             return "Sign in to see your games."
+        if not self._all_games:
+            return "No games on this server yet: create one above."
         return EMPTY_HINTS.get(key, "")
 
     def set_busy(self, busy: bool, label: str = "") -> None:
@@ -494,16 +494,17 @@ class LobbyPanel(QFrame):
             self.progress.setToolTip(label)
             self.progress.setAccessibleDescription(label)
 
-    def show_message(self, text: str, error: bool = False) -> None:
-        """A line under the lobby (read out too); errors in red, and kept. News goes after a
-        while (MESSAGE_KEPT_MS), unless another line replaced it."""
+    def show_message(self, text: str, error: bool = False, keep: bool = False) -> None:
+        """A line under the lobby (read out too), errors in red. It goes after a while
+        (MESSAGE_KEPT_MS) unless another line replaced it, or it is to be kept (what holds
+        while it is true: the server cannot be reached, say)."""
         self.message.setText(text)
         self.message.setProperty("error", error)
         repolish(self.message)
         if text:
             self.announce(text)
         self._said += 1
-        if text and not error:
+        if text and not keep:
             said = self._said
             QTimer.singleShot(MESSAGE_KEPT_MS, self,
                               lambda: self.show_message("") if said == self._said else None)

@@ -422,7 +422,7 @@ class OnlinePlay(QObject):
         self.panel.set_connected(False)
         self._down = why
         if self.panel.message.text() != why:  # (said once, not on every retry)
-            self.panel.show_message(why, error=True)
+            self.panel.show_message(why, error=True, keep=True)
 
     def _go_online(self) -> None:
         """The lobby is live: play is on, and what could not be looked up while it was not
@@ -446,7 +446,8 @@ class OnlinePlay(QObject):
         """True (and says why) if the lobby is not live, so online play has to wait."""
         if self._online:
             return False
-        self.panel.show_message(self._down or "Connecting to the server: a moment…", error=True)
+        self.panel.show_message(self._down or "Connecting to the server: a moment…", error=True,
+                                keep=True)
         return True
 
     def _tell(self, change: LobbyChange, before: GameSummary | None) -> None:
@@ -715,7 +716,7 @@ class OnlinePlay(QObject):
                 if current is None or current.game_id != game_id or current.closed:
                     self.watch(game_id)  # our own table: play it
             elif isinstance(error, ActionRefused) and error.code in ("game_started",
-                                                                      "seat_taken"):
+                                                                      "seat_taken", "host_away"):
                 self.panel.show_message(f"{error} Watching it instead.")
                 self.watch(game_id)
             else:

@@ -85,6 +85,20 @@ class ElidedLabel(QLabel):
         super().setText(shown)
 
 
+class TableButton(QToolButton):
+    """A table's button: never narrower than its words. (The style sheet's min-width makes a
+    fixed minimum, below the text's width, which a layout would squeeze the button down to;
+    the status line beside it wraps instead.)"""
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        if event.type() in (QEvent.Type.Show, QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            wanted = self.sizeHint().width()  # (the style sheet's own minimum is set by now)
+            if self.minimumWidth() != wanted:
+                self.setMinimumWidth(wanted)
+        return done
+
+
 class PlayerStrip(QFrame):
     """One player's name and score; lit while it is that player's turn."""
 
@@ -288,10 +302,13 @@ class TableWidget(QWidget):
         self._confirm: QMessageBox | None = None
         self._away: tuple[bool, bool] = (False, False)  # by seat, as last told
         self._watcher_count = 0
+        self._buttons_shown = False
+        self.watchers_text = ""  # what the header says of the people watching
         self._countdown = QTimer(self)  # the status line's "claim the win in 1:40", each second
         self._countdown.setInterval(1000)
-        self._countdown.timeout.connect(self._update_controls)
+        self._countdown.timeout.connect(self._tick)
         self._counting = False
+        self._told_last = False  # the status line holds a notice or an error (not ours)
 
         self._make_actions()
         self._build(log_inside)
@@ -339,7 +356,7 @@ class TableWidget(QWidget):
             self.addAction(action)
 
     def _button(self, action: QAction, accessible: str, primary: bool = False) -> QToolButton:
-        button = QToolButton()
+        button = TableButton()
         button.setDefaultAction(action)
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         button.setAccessibleName(accessible)
@@ -348,8 +365,6 @@ class TableWidget(QWidget):
         button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         button.clicked.connect(lambda: self.view.setFocus())
         button.setObjectName("primaryButton" if primary else "tableButton")
-        # Never narrower than its words: the status line beside it wraps instead.
-        button.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
         return button
 
     def _build(self, log_inside: bool) -> None:
@@ -367,14 +382,12 @@ class TableWidget(QWidget):
         self.copy_button.setObjectName("tableButton")
         self.copy_button.setAccessibleName("Copy the game id")
         self.copy_button.clicked.connect(self.copy_game_id)
-        self.watching = QLabel("Watching · read-only")
+        self.watching = QLabel("Watching")
         self.watching.setObjectName("watchingBadge")
-        self.watchers = QLabel()
-        self.watchers.setObjectName("gameId")
-        self.watchers.setAccessibleName("People watching")
+        self.watching.setToolTip("You are watching this game: the table is read-only")
+        self.watching.setAccessibleName("Watching, read-only")
         top.addWidget(self.game_name, 1)
         top.addWidget(self.watching)
-        top.addWidget(self.watchers)
         top.addWidget(self.game_id)
         top.addWidget(self.copy_button)
 
@@ -460,7 +473,6 @@ class TableWidget(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._arrange_controls(narrow=self.width() < NARROW)
-        self._watchers_changed(self._watcher_count)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view and event.type() == QEvent.Type.Resize:
@@ -529,14 +541,17 @@ class TableWidget(QWidget):
         return self.speaker.describe(event, claimed)
 
     def _watchers_changed(self, count: int) -> None:
-        """How many watch this game (others than this table), beside its id: nothing when
-        nobody does, nor on a narrow table (the header keeps the name and the id)."""
+        """How many watch this game (others than this table), after its name: that part of
+        the header gives way first on a narrow table (the name elides), never widening it."""
         self._watcher_count = count
         source = self.source
-        others = count - (1 if source is not None and source.read_only else 0)
-        more = " more" if source is not None and source.read_only else ""
-        self.watchers.setText(f"{others}{more} watching" if others > 0 else "")
-        self.watchers.setVisible(others > 0 and self.width() >= NARROW)
+        if source is None:
+            return
+        others = count - (1 if source.read_only else 0)
+        more = " more" if source.read_only else ""
+        self.watchers_text = f"{others}{more} watching" if others > 0 else ""
+        seen = f" · {self.watchers_text}" if self.watchers_text else ""
+        self.game_name.setText(f"{source.game_name}{seen}")
 
     def _history(self, events: list[Event]) -> None:
         """What happened before this table opened the game: ahead of the log's lines."""
@@ -583,6 +598,7 @@ class TableWidget(QWidget):
 
     def _say(self, message: str, error: bool) -> None:
         """A message in the status line (red for an error), read out too."""
+        self._told_last = True
         self.status.setText(message)
         self.status.setProperty("error", error)
         repolish(self.status)
@@ -604,7 +620,7 @@ class TableWidget(QWidget):
         self.game_id.setText("")
         self.copy_button.setVisible(False)
         self.watching.setVisible(False)
-        self._watchers_changed(0)
+        self._watcher_count = 0
         self.opponent.set_player("Opponent", None)
         self.me.set_player("You", None)
         self.opponent.set_active(False)
@@ -618,6 +634,7 @@ class TableWidget(QWidget):
 
     def _show_buttons(self, shown: bool) -> None:
         """The game's buttons, hidden while there is no game (the hint gets their room)."""
+        self._buttons_shown = shown
         for button in (self.draw_button, self.end_turn_button, self.concede_button):
             button.setVisible(shown)
 
@@ -710,6 +727,9 @@ class TableWidget(QWidget):
         claim = seated and running and idle and source is not None and source.can_claim
         self.claim_action.setEnabled(claim)
         self.claim_button.setVisible(claim)
+        # Claim takes Concede's place (conceding a game one may claim makes no sense; Alt+C
+        # and the Game menu still can), so the row keeps its width on a small window.
+        self.concede_button.setVisible(self._buttons_shown and not claim)
         self.hide_result_action.setEnabled(not self.game_over.isHidden())
         self._update_status(mine, steal)
 
@@ -728,17 +748,23 @@ class TableWidget(QWidget):
         if self._counting != self._countdown.isActive():  # (ticks while it counts down)
             (self._countdown.start if self._counting else self._countdown.stop)()
 
+    def _tick(self) -> None:
+        """The countdown's second: the status line again, unless it holds news just told."""
+        if not self._told_last:
+            self._update_controls()
+
     def _write_status(self, mine: bool, steal: bool) -> None:
         source, view = self.source, self.shown
         if source is None or view is None:
             return
+        self._told_last = False
         self.status.setProperty("error", False)
         repolish(self.status)
         if view.over:
             title = result_title(view.winner, source.my_seat, source.names)
             text = f"Game over: {title}" + ("" if title.endswith("!") else ".")
             other = 1 - source.my_seat if source.my_seat is not None else None
-            if other is not None and source.away(other):
+            if other is not None and (source.away(other) or source.claimed_from == other):
                 text += f" {self._display_name(other)} has left the table."
             elif self.rematch_action.isEnabled():
                 text += " Press R for a rematch."

@@ -226,7 +226,7 @@ def test_an_empty_list_says_why(qtbot: QtBot) -> None:
     panel.close()
 
 
-def test_news_in_the_message_line_goes_after_a_while_errors_stay(
+def test_the_message_line_clears_after_a_while_unless_it_still_holds(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(lobby_panel, "MESSAGE_KEPT_MS", 50)
@@ -234,7 +234,9 @@ def test_news_in_the_message_line_goes_after_a_while_errors_stay(
     qtbot.addWidget(panel)
     panel.show_message("Bea joined your game.")
     qtbot.waitUntil(lambda: panel.message.text() == "", timeout=2000)
-    panel.show_message("The server cannot be reached.", error=True)
+    panel.show_message("Refused: the host has left this table.", error=True)
+    qtbot.waitUntil(lambda: panel.message.text() == "", timeout=2000)
+    panel.show_message("The server cannot be reached.", error=True, keep=True)
     qtbot.wait(200)
     assert panel.message.text() == "The server cannot be reached."
 

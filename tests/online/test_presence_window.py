@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.client.sse import EventStream
+from somnium_desktop.ui.style import apply_style
 from somnium_server import games
 from somnium_server.config import RateLimit
 from tests.server.helpers import EventReader, LiveServer, server_settings
@@ -73,6 +75,20 @@ def test_an_opponent_who_leaves_is_shown_away_and_the_win_can_be_claimed(
         stream.close()  # and gone again, for good
         qtbot.waitUntil(lambda: table.claim_button.isVisible(), timeout=5000)
         assert table.claim_action.isEnabled()
+        # In the app's own look, on a small window: Claim keeps its words, in Concede's place.
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        sheet, palette = app.styleSheet(), app.palette()
+        apply_style(app, set_style=False)
+        try:
+            ada.resize(800, 600)
+            qtbot.wait(100)
+            assert ada.width() == 800
+            assert table.claim_button.width() >= table.claim_button.sizeHint().width()
+            assert not table.concede_button.isVisible()
+        finally:
+            app.setStyleSheet(sheet)
+            app.setPalette(palette)
         assert "W claims the win" in table.status.text()
         activate(qtbot, ada)
         QTest.keyClick(table.view, Qt.Key.Key_W)
@@ -81,6 +97,8 @@ def test_an_opponent_who_leaves_is_shown_away_and_the_win_can_be_claimed(
         assert table.game_over.title.text() == "You won!"
         assert "(Bob left the table)" in table.game_over.detail.text()
         assert not table.claim_button.isVisible()
+        # no "Press R for a rematch" as if Bob could answer
+        assert table.status.text() == "Game over: You won! Bob has left the table."
         qtbot.waitUntil(lambda: not table.scene.busy, timeout=5000)
         lines = table.log.lines()
         assert "You claimed the win: Bob left the table." in lines
