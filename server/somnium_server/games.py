@@ -50,6 +50,7 @@ log = logging.getLogger("somnium_server.games")
 COMPUTER_USER = "computer"
 # The server's own actions (a computer's, a claimed win's) are stored under ids with a "/",
 # which a player's action id may not hold (models.ActRequest): the two never clash.
+
 # The full state is stored every this many actions (and when a game ends); in between an
 # action writes only its own row, and loading replays the actions after the snapshot.
 SNAPSHOT_EVERY = 32

@@ -126,7 +126,6 @@ class OnlinePlay(QObject):
         self._restore_missed = False
         # May a game be put on the table by itself (nothing is on it)? The window says.
         self.table_free: Callable[[], bool] = lambda: self.current is None or self.current.closed
-        self._back_for: tuple[int, str] | None = None  # (server, account) already taken back
         self._back_when_listed = False
         self._may_go_back = False  # the kept sign-in being restored may reopen a game (start)
         self._then_restored: list[Callable[[], None]] = []  # asked for while restoring
@@ -480,9 +479,8 @@ class OnlinePlay(QObject):
             self._back_when_listed = True
             return
         self._back_when_listed = False
-        if self._back_for == (self._generation, account.id) or not self.table_free():
+        if not self.table_free():
             return
-        self._back_for = (self._generation, account.id)
         mine = [game for game in self.lobby.newest_first()
                 if game.status == "playing" and game.seat_of(account.id) is not None]
         if not mine:

@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.client.sse import EventStream
+from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.style import apply_style
 from somnium_server import games
 from somnium_server.config import RateLimit
@@ -39,17 +40,23 @@ def quick_lobby(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Liv
         running.stop()
 
 
+def create_signed_in(qtbot: QtBot, window: MainWindow) -> OnlineGame:
+    """Create a game from the lobby panel, signing in on the way (a local account)."""
+    qtbot.waitUntil(lambda: window.lobby_panel.create_button.isEnabled(), timeout=5000)
+    QTest.mouseClick(window.lobby_panel.create_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: isinstance(window.source, OnlineGame), timeout=15000)
+    window.browser.join()  # type: ignore[attr-defined]
+    game = window.source
+    assert isinstance(game, OnlineGame)
+    return game
+
+
 def test_an_opponent_who_leaves_is_shown_away_and_the_win_can_be_claimed(
     qtbot: QtBot, tmp_path: Path, quick_lobby: LiveServer
 ) -> None:
     ada = open_window(qtbot, tmp_path, "Ada", quick_lobby.base)
     try:
-        qtbot.waitUntil(lambda: ada.lobby_panel.create_button.isEnabled(), timeout=5000)
-        QTest.mouseClick(ada.lobby_panel.create_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: isinstance(ada.source, OnlineGame), timeout=15000)
-        ada.browser.join()  # type: ignore[attr-defined]
-        game = ada.source
-        assert isinstance(game, OnlineGame)
+        game = create_signed_in(qtbot, ada)
         table = ada.table
         bob = quick_lobby.player("Bob")
         assert bob.post(f"/games/{game.game_id}/join").status_code == 200
@@ -118,12 +125,7 @@ def test_the_app_started_again_goes_back_to_the_game_being_played(
     ada = open_window(qtbot, tmp_path, "Ada", quick_lobby.base)
     again = elsewhere = None
     try:
-        qtbot.waitUntil(lambda: ada.lobby_panel.create_button.isEnabled(), timeout=5000)
-        QTest.mouseClick(ada.lobby_panel.create_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: isinstance(ada.source, OnlineGame), timeout=15000)
-        ada.browser.join()  # type: ignore[attr-defined]
-        game = ada.source
-        assert isinstance(game, OnlineGame)
+        game = create_signed_in(qtbot, ada)
         game_id = game.game_id
         bob = quick_lobby.player("Bob")
         assert bob.post(f"/games/{game_id}/join").status_code == 200
