@@ -290,10 +290,10 @@ class OnlineGame(TableSource):
         wait = next((p.get("claim_in") for p in players
                      if seat is not None and p.get("seat") == 1 - seat), None)
         at = time.monotonic() + float(wait) if isinstance(wait, int | float) else None
-        if (at is None) != (self._claim_at is None):
-            self._claim_at = at
-            self.presence_changed.emit()
+        counting = (at is None) != (self._claim_at is None)
         self._claim_at = at
+        if counting:  # (the countdown starts or stops: the status line says so)
+            self.presence_changed.emit()
 
     def _set_presence(self, presence: tuple[tuple[bool, bool], ...]) -> None:
         if presence != self._presence:
