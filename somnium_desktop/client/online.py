@@ -205,6 +205,14 @@ class OnlineGame(TableSource):
         )
         self._stream.start()
 
+    def sign_again(self) -> None:
+        """Follow the game under the client's sign-in as it is now (in, out, or someone else):
+        the server counts who is at the table by the streams they signed."""
+        if self._closed or self._stream is None:
+            return
+        self._close_stream()
+        self._open_stream(str(self._seq) if self._snapshot_seen else None)
+
     def _close_stream(self) -> None:
         if self._stream is not None:
             self._stream.close()

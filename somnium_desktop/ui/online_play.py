@@ -508,11 +508,14 @@ class OnlinePlay(QObject):
             stream.close()
             self._open_lobby_stream(self._lobby_seen)
         current = self.current
-        if account is not None and current is not None and not current.closed \
-                and current.my_seat is None:
-            listed = self.lobby.games.get(current.game_id)
-            if listed is not None and listed.seat_of(account.id) is not None:
-                self._open(current.game_id, listed)  # our own game, opened before: play it
+        if current is None or current.closed:
+            return
+        listed = self.lobby.games.get(current.game_id)
+        if account is not None and current.my_seat is None and listed is not None \
+                and listed.seat_of(account.id) is not None:
+            self._open(current.game_id, listed)  # our own game, opened before: play it
+        else:
+            current.sign_again()  # (signed out: no longer at the table by this stream)
 
     def sign_in(self, then: Callable[[], None] | None = None, why: str = "") -> None:
         """Sign in through the browser; then carry on with `then` (what the player asked for)."""

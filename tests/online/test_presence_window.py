@@ -226,3 +226,30 @@ def test_a_sign_in_that_cannot_be_renewed_for_now_is_tried_again_not_dropped(
         if stream is not None:
             stream.close()
         server.stop()
+
+
+def test_signing_out_at_the_table_leaves_it_for_the_others(
+    qtbot: QtBot, tmp_path: Path, quick_lobby: LiveServer
+) -> None:
+    """Signed out, a player can no longer play: their streams go on unsigned, so they show as
+    away (their win claimable in time), while the table still follows the game."""
+    ada = open_window(qtbot, tmp_path, "Ada", quick_lobby.base)
+    try:
+        game = create_signed_in(qtbot, ada)
+        bob = quick_lobby.player("Bob")
+        assert bob.post(f"/games/{game.game_id}/join").status_code == 200
+        stream = EventReader(f"{quick_lobby.base}/games/{game.game_id}/events",
+                             headers=bob.headers)
+        qtbot.waitUntil(lambda: ada.table.my_turn(), timeout=5000)
+
+        def ada_away() -> bool:
+            detail = quick_lobby.get(f"/games/{game.game_id}").json()
+            return bool(detail["presence"][0]["away"])
+
+        assert ada.online is not None
+        ada.online.sign_out()
+        qtbot.waitUntil(ada_away, timeout=5000)
+        assert ada.source is game and not game.closed  # still following it
+        stream.close()
+    finally:
+        close_windows(qtbot, ada)
