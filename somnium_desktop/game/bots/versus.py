@@ -20,15 +20,20 @@ from .classic import (
     ClassicBot,
 )
 from .endgame import (
+    BELOW,
     CAP,
-    LOW,
+    HIGH_BIT,
+    MINE,
+    THEIRS,
+    TOP,
+    UNSEEN,
+    Code,
     Endgame,
     OutOfBudget,
     Spot,
-    Suit,
+    SuitCards,
     decided,
     swapped,
-    top,
 )
 
 INTELLIGENCE, AGGRESSION = LEVEL_SETTINGS["hard"]
@@ -43,37 +48,54 @@ def hard_banks(spot: Spot, taken: int = 0) -> bool:
     """Whether classic-8-50, to move in `spot` (no steal pending), banks rather than draws;
     `taken` is what its steals took off the other's score this turn."""
     base, suits, fools, death, left = spot
-    on_table = sum(1 for suit in suits if suit[3])
+    on_table = good = bad = extra = lead = reach = 0
+    for code in suits:
+        found = _counts.get(code)
+        if found is None:
+            found = _counts[code] = counts(code)
+        on_table += found[0]
+        good += found[1]
+        bad += found[2]
+        extra += found[3]
+        lead += found[4]
+        reach += found[5]
     if not on_table:
         return False
     if on_table >= CAP:
         return True
-    good, bad = 10 * fools, 10 * death  # it remembers every card at intelligence 8
-    extra = taken
-    lead = base
-    reach = STEAL_SWING * fools
-    for mine, theirs, mask, table in suits:
-        held, other = top(mine), top(theirs)
-        if table:
-            bad += 10 * mask.bit_count()
-            extra += max(0, table - held)
-        else:
-            good += 10 * mask.bit_count()
-        lead += max(held, table) - other
-        best = mask.bit_length() + LOW - 1 if mask else 0
-        reach += max(0, best - other)
+    good += 10 * fools  # it remembers every card at intelligence 8
+    bad += 10 * death
     chance = good * 100 // (good + bad) if good + bad else 0
     aggression = AGGRESSION
     if left < ENDGAME_CARDS:
-        if lead > reach:
+        if base + lead > reach + STEAL_SWING * fools:
             return True
-        aggression = min(100, max(0, aggression - LEAD_WEIGHT * lead))
-    return ClassicBot.ladder(chance, extra, aggression)
+        aggression = min(100, max(0, aggression - LEAD_WEIGHT * (base + lead)))
+    return ClassicBot.ladder(chance, extra + taken, aggression)
 
 
-def next_of(stack: tuple[int, ...]) -> int:
-    """A bank's next card in a suit, under its top (0 if none)."""
-    return stack[1] if len(stack) > 1 else 0
+def counts(code: Code) -> tuple[int, int, int, int, int, int]:
+    """What one suit adds to classic's sums: on the table (0 or 1), its good and bad draws, the
+    table's gain, its lead in the suit with the table banked, and the other's reach."""
+    mine, theirs, mask, table = code >> MINE, code >> THEIRS & 31, code >> UNSEEN & 31, code & 7
+    held, other = TOP[mine], TOP[theirs]
+    draws = 10 * mask.bit_count()
+    return (
+        int(bool(table)),
+        0 if table else draws,
+        draws if table else 0,
+        max(0, table - held),
+        max(held, table) - other,
+        max(0, TOP[mask] - other),
+    )
+
+
+_counts: dict[Code, tuple[int, int, int, int, int, int]] = {}
+
+
+def taken_from(theirs: int) -> int:
+    """What stealing the top of a stack (as a mask) takes off its owner's score."""
+    return TOP[theirs] - TOP[BELOW[theirs]]
 
 
 class AgainstHard(Endgame):
@@ -86,40 +108,50 @@ class AgainstHard(Endgame):
 
     def __init__(self) -> None:
         super().__init__()
-        self.seen: dict[tuple[Spot, bool, int], float] = {}
+        # Mine by position; classic's by position and what its steals took this turn.
+        self.seen_mine: dict[Spot, float] = {}
+        self.seen_theirs: dict[tuple[Spot, int], float] = {}
         self.mine = True
         self.taken = 0  # what the opponent's steals took off my score this turn
 
     @property
     def nodes(self) -> int:
-        return len(self.seen)
+        return len(self.seen_mine) + len(self.seen_theirs)
 
     def value(self, spot: Spot) -> float:
         """The mover's share: my best if it is me, else what classic's rules get."""
-        key = (spot, self.mine, self.taken)
-        found = self.seen.get(key)
+        mine = self.mine
+        key = (spot, self.taken)
+        found = self.seen_mine.get(spot) if mine else self.seen_theirs.get(key)
         if found is not None:
             return found
-        known = decided(spot)
-        if known is not None:
-            self.seen[key] = known
-            return known
-        self.budget -= 1
-        if self.budget < 0:
-            raise OutOfBudget
-        on_table = sum(1 for suit in spot[1] if suit[3])
-        if self.mine:
-            best = -1.0
-            if on_table:
-                best = 1.0 - self.passed(swapped(*spot, banking=True))
-            if on_table < CAP and best < 1.0:
-                best = max(best, self.draw(spot, best))
-        elif hard_banks(spot, self.taken):
-            best = 1.0 - self.passed(swapped(*spot, banking=True))
+        best = decided(spot)
+        if best is None:
+            self.budget -= 1
+            if self.budget < 0:
+                raise OutOfBudget
+            best = self.mine_best(spot) if mine else self.hard_play(spot)
+        if mine:
+            self.seen_mine[spot] = best
         else:
-            best = self.draw(spot)
-        self.seen[key] = best
+            self.seen_theirs[key] = best
         return best
+
+    def mine_best(self, spot: Spot) -> float:
+        """My best: bank (if the table holds anything) or draw."""
+        on_table = sum(1 for code in spot[1] if code & 7)
+        best = -1.0
+        if on_table:
+            best = 1.0 - self.passed(swapped(*spot, banking=True))
+        if on_table < CAP and best < 1.0:
+            best = max(best, self.draw(spot, best))
+        return best
+
+    def hard_play(self, spot: Spot) -> float:
+        """What classic's rules get: bank or draw as its ladder says."""
+        if hard_banks(spot, self.taken):
+            return 1.0 - self.passed(swapped(*spot, banking=True))
+        return self.draw(spot)
 
     def passed(self, spot: Spot) -> float:
         """The value of `spot` for the other player, whose turn it now is: the other side's
@@ -134,7 +166,7 @@ class AgainstHard(Endgame):
     def steals(
         self,
         base: int,
-        suits: tuple[Suit, ...],
+        suits: tuple[Code, ...],
         fools: int,
         death: int,
         left: int,
@@ -144,14 +176,16 @@ class AgainstHard(Endgame):
         if self.mine:
             return super().steals(base, suits, fools, death, left, full)
         full = full or not fools
-        open_ = [index for index, suit in enumerate(suits) if suit[1]]
+        open_ = [index for index, code in enumerate(suits) if code >> THEIRS & 31]
         if not open_:
             return {}
         scored: dict[int, int] = {}
         for index in open_:
-            mine, theirs, _, table = suits[index]
-            if not table:  # a suit on its table would bust it: worth 0, taken only if nothing else
-                scored[index] = max(0, theirs[0] - top(mine)) + theirs[0] - next_of(theirs)
+            code = suits[index]
+            if not code & 7:  # a suit on its table busts it: worth 0, taken only if nothing else
+                theirs = code >> THEIRS & 31
+                stolen = TOP[theirs]
+                scored[index] = max(0, stolen - TOP[code >> MINE]) + taken_from(theirs)
         if scored:
             most = max(scored.values())
             ties = [index for index, value in scored.items() if value == most]
@@ -165,7 +199,7 @@ class AgainstHard(Endgame):
     def steal(
         self,
         base: int,
-        suits: tuple[Suit, ...],
+        suits: tuple[Code, ...],
         index: int,
         fools: int,
         death: int,
@@ -173,20 +207,28 @@ class AgainstHard(Endgame):
         full: bool,
     ) -> float:
         """The opponent's steal from suits[index], what it took counted for the rest of its turn."""
-        mine, theirs, mask, table = suits[index]
-        if table:
+        code = suits[index]
+        theirs = code >> THEIRS & 31
+        robbed = code ^ HIGH_BIT[theirs] << THEIRS
+        if code & 7:
             changed = list(suits)
-            changed[index] = (mine, theirs[1:], mask, table)
+            changed[index] = robbed
             return self.lost(base, changed, fools, death, left, full)
-        self.taken += theirs[0] - next_of(theirs)
+        took = taken_from(theirs)
+        self.taken += took
         try:
-            stolen = (mine, theirs[1:], mask, theirs[0])
-            return self.goes_on(base, suits, index, stolen, fools, death, left, full)
+            return self.goes_on(base, suits, index, robbed | TOP[theirs], fools, death, left, full)
         finally:
-            self.taken -= theirs[0] - next_of(theirs)
+            self.taken -= took
 
     def options(
-        self, suits: list[Suit], fools: int, death: int, left: int, steal_pending: bool, budget: int
+        self,
+        suits: list[SuitCards],
+        fools: int,
+        death: int,
+        left: int,
+        steal_pending: bool,
+        budget: int,
     ) -> dict[int, float]:
         """The exact value of everything I may do (suits in real order), classic replying.
 
