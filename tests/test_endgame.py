@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from somnium_desktop.game import (
     Action,
@@ -21,7 +23,15 @@ from somnium_desktop.game import (
     view_of,
 )
 from somnium_desktop.game.bots.classic import ClassicBot
-from somnium_desktop.game.bots.endgame import BANK, DRAW, Endgame, OutOfBudget, settle
+from somnium_desktop.game.bots.endgame import (
+    BANK,
+    DRAW,
+    Endgame,
+    OutOfBudget,
+    SuitCards,
+    encode,
+    settle,
+)
 from somnium_desktop.game.bots.model import SUITS, Position
 
 Judge = Callable[[GameState, int], float]  # a position's worth to player `me`
@@ -114,3 +124,15 @@ def test_cards_under_both_tops_only_count_as_busts_once_no_fool_is_left() -> Non
     assert one == two
     with_fool = settle(0, [((6,), (5,), 0b10100, 4)], 1, 0, 3)
     assert with_fool != settle(0, [((6,), (5,), 0b10010, 5)], 1, 0, 3)  # a steal may expose them
+
+
+stacks_ = st.sets(st.integers(3, 7), max_size=5).map(lambda values: tuple(sorted(values)[::-1]))
+suits_ = st.tuples(stacks_, stacks_, st.integers(0, 31), st.sampled_from([0, 3, 4, 5, 6, 7]))
+
+
+@given(suits_, suits_)
+def test_suit_codes_sort_as_the_suits_do(one: SuitCards, two: SuitCards) -> None:
+    # The solver sorts a position's suits by their codes; sorted as the tuples were, its sums
+    # run in the same order and its choices stay exactly the same.
+    assert (encode(one) < encode(two)) == (one < two)
+    assert (encode(one) == encode(two)) == (one == two)
