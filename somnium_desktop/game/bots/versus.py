@@ -130,14 +130,14 @@ class AgainstHard(Endgame):
             self.budget -= 1
             if self.budget < 0:
                 raise OutOfBudget
-            best = self.mine_best(spot) if mine else self.hard_play(spot)
+            best = self.my_best(spot) if mine else self.hard_play(spot)
         if mine:
             self.seen_mine[spot] = best
         else:
             self.seen_theirs[key] = best
         return best
 
-    def mine_best(self, spot: Spot) -> float:
+    def my_best(self, spot: Spot) -> float:
         """My best: bank (if the table holds anything) or draw."""
         on_table = sum(1 for code in spot[1] if code & 7)
         best = -1.0
