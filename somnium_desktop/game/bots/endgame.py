@@ -46,10 +46,6 @@ class OutOfBudget(Exception):
     """The search met its node budget before finishing."""
 
 
-def top(stack: Stack) -> int:
-    return stack[0] if stack else 0
-
-
 def share(diff: int) -> float:
     """1 for a win, 0.5 for a draw, 0 for a loss."""
     return 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
@@ -103,7 +99,7 @@ def _canon(code: Code) -> tuple[int, Code | None]:
     held, other = TOP[mine], TOP[theirs]
     if not mask and not table:
         return held - other, None
-    under = max(0, min(held, other) - LOW + 1)  # values below both tops, as a bit count
+    under = max(0, min(held, other) - LOW + 1)  # how many values are no higher than both tops
     if table <= held and mask < 1 << under:
         # No card left can raise either top: only its busts matter now.
         return held - other, DEAD[mask.bit_count()][bool(table)]
