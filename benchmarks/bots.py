@@ -6,12 +6,17 @@ each bot's decision times (p50/p95/p99/max).
     python benchmarks/bots.py --pair expert:classic-0-0 --pair hard:easy
     python benchmarks/bots.py --sweep --games 300 --processes 2   # expert vs classic, 25 settings
     python benchmarks/bots.py --pair expert/classic-8-50@20:classic-8-50  # edge before 20 left
+    python benchmarks/bots.py --games 3000 --seed 140000 --pair expert:classic-8-50 \
+        --paired "expert(budget=5000)" --processes 2   # a variant on the same deals
 
 A bot is a level key (easy, normal, hard, expert) or classic-<intelligence>-<aggression>, or two
 of those split: A/B@N plays A while more than N cards are left and B from then on; A/B@steals
-plays A but lets B choose its steals.
+plays A but lets B choose its steals. expert(key=value,...) is the expert with StrongBot's
+keyword arguments changed (depth, endgame, budget, best_play).
 Game g of a pairing deals from seed g (plus --seed) and lets the first bot start when g is even:
-the first player alternates and every pairing sees the same deals.
+the first player alternates and every pairing sees the same deals. --paired V plays V in the
+first bot's place on the same deals and counts the games whose result changed, better and worse:
+a change worth nothing moves the net count by about the square root of the games changed.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from somnium_desktop.game.actions import Action
 from somnium_desktop.game.bots import Bot, make_bot
 from somnium_desktop.game.bots.classic import ClassicBot
 from somnium_desktop.game.bots.match import play
+from somnium_desktop.game.bots.strong import BUDGET, DEPTH, ENDGAME, StrongBot
 from somnium_desktop.game.state import new_game
 from somnium_desktop.game.view import View
 
@@ -48,7 +54,8 @@ class Split:
 
 
 def bot_named(name: str, seed: int) -> Bot:
-    """A level key, classic-<intelligence>-<aggression>, or a split A/B@N or A/B@steals."""
+    """A level key, classic-<intelligence>-<aggression>, expert(key=value,...), or a split
+    A/B@N or A/B@steals."""
     if "/" in name:
         sooner, _, rest = name.partition("/")
         later, _, when = rest.partition("@")
@@ -59,7 +66,27 @@ def bot_named(name: str, seed: int) -> Bot:
     if name.startswith("classic-"):
         _, intelligence, aggression = name.split("-")
         return ClassicBot(int(intelligence), int(aggression), seed)
+    if name.startswith("expert(") and name.endswith(")"):
+        return expert_variant(name[len("expert(") : -1], seed)
     return make_bot(name, seed)
+
+
+def expert_variant(spec: str, seed: int) -> StrongBot:
+    """The expert with some of its settings changed, as in "depth=3,budget=5000,best_play=true"."""
+    numbers = {"depth": DEPTH, "endgame": ENDGAME, "budget": BUDGET}
+    best_play = False
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        key, equals, value = item.partition("=")
+        if key == "best_play" and value in ("true", "false"):
+            best_play = value == "true"
+        elif equals and key in numbers and value.isdigit():
+            numbers[key] = int(value)
+        else:
+            raise ValueError(
+                "an expert variant sets depth, endgame or budget to a whole number, or best_play "
+                f"to true or false, not {item!r}"
+            )
+    return StrongBot(seed, numbers["depth"], numbers["endgame"], numbers["budget"], best_play)
 
 
 @dataclass
@@ -70,11 +97,13 @@ class Tally:
     losses: int = 0
     draws: int = 0
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    results: dict[int, float] = field(default_factory=dict)  # game number -> 1, 0.5 or 0
 
     def add(self, other: Tally) -> None:
         self.wins += other.wins
         self.losses += other.losses
         self.draws += other.draws
+        self.results.update(other.results)
         for mine, theirs in zip(self.times, other.times, strict=True):
             mine.extend(theirs)
 
@@ -101,7 +130,20 @@ def play_games(pair: tuple[str, str], games: Sequence[int], seed: int) -> Tally:
             tally.wins += 1
         else:
             tally.losses += 1
+        tally.results[number] = 0.5 if end.winner is None else float(end.winner == 0)
     return tally
+
+
+def compared(base: str, other: str, before: Tally, after: Tally) -> str:
+    """How `other` did in `base`'s seat on the same deals: the games whose result changed."""
+    better = sum(1 for n, r in after.results.items() if r > before.results[n])
+    worse = sum(1 for n, r in after.results.items() if r < before.results[n])
+    changed = better + worse
+    return (
+        f"  {other} in {base}'s seat, same deals: {changed} games changed, {better} better, "
+        f"{worse} worse (net {better - worse:+d}; luck alone strays by about "
+        f"{math.sqrt(changed):.0f})"
+    )
 
 
 def in_parts(work: Callable[[list[int]], R], games: int, processes: int) -> Iterator[R]:
@@ -202,6 +244,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="worker processes (at most 2: the machine is shared)",
     )
     parser.add_argument(
+        "--paired",
+        metavar="V",
+        help="also play V in each pairing's first seat on the same deals, and compare",
+    )
+    parser.add_argument(
         "--sweep",
         action="store_true",
         help="expert against classic at intelligence 0-8 x aggression 0-100 (--games each)",
@@ -220,6 +267,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         start = time.perf_counter()
         tally = run_pair((a, b), args.games, args.seed, args.processes)
         print(report((a, b), tally, time.perf_counter() - start), flush=True)
+        if args.paired:
+            start = time.perf_counter()
+            other = run_pair((args.paired, b), args.games, args.seed, args.processes)
+            print(report((args.paired, b), other, time.perf_counter() - start), flush=True)
+            print(compared(a, args.paired, tally, other), flush=True)
 
 
 if __name__ == "__main__":

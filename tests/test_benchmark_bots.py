@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import bots, regret
-from somnium_desktop.game.bots.strong import ENDGAME
+from somnium_desktop.game.bots.strong import ENDGAME, StrongBot
 from somnium_desktop.game.state import apply, new_game
 from somnium_desktop.game.view import view_of
 
@@ -98,3 +98,26 @@ def test_judging_against_classic_needs_classic_as_the_opponent(
         regret.main(["--against", "classic", "--opponent", "easy", "--games", "1"])
     assert stopped.value.code == 2
     assert "--opponent is easy" in capsys.readouterr().err
+
+
+def test_an_expert_variant_takes_the_settings_it_names() -> None:
+    bot = bots.bot_named("expert(depth=1, budget=7, best_play=true)", 3)
+    assert isinstance(bot, StrongBot)
+    assert (bot.depth, bot.endgame, bot.budget, bot.best_play) == (1, ENDGAME, 7, True)
+    for wrong in ("expert(budget=x)", "expert(speed=2)", "expert(best_play=yes)"):
+        with pytest.raises(ValueError, match="an expert variant sets"):
+            bots.bot_named(wrong, 3)
+
+
+def test_a_paired_variant_counts_the_games_whose_result_changed() -> None:
+    base = bots.run_pair(("expert", "classic-8-50"), 6, 0, 1)
+    same = bots.run_pair(("expert(budget=3000)", "classic-8-50"), 6, 0, 1)  # the default
+    weak = bots.run_pair(("classic-0-0", "classic-8-50"), 6, 0, 1)
+    assert bots.compared("expert", "expert(budget=3000)", base, same).startswith(
+        "  expert(budget=3000) in expert's seat, same deals: 0 games changed"
+    )
+    better = sum(weak.results[n] > base.results[n] for n in range(6))
+    worse = sum(weak.results[n] < base.results[n] for n in range(6))
+    assert better != worse  # so a count of one taken for the other would show
+    line = bots.compared("expert", "classic-0-0", base, weak)
+    assert f"{better + worse} games changed, {better} better, {worse} worse" in line
