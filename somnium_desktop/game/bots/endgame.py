@@ -113,6 +113,12 @@ def _canon(code: Code) -> tuple[int, Code | None]:
     return 0, HIGH_BIT[mine] << MINE | HIGH_BIT[theirs] << THEIRS | mask << UNSEEN | table
 
 
+def turned_over(code: Code) -> Code:
+    """A suit as the other player sees it, the table cleared (banked or discarded before)."""
+    mine, theirs, mask = code >> MINE, code >> THEIRS & 31, code >> UNSEEN & 31
+    return theirs << MINE | mine << THEIRS | mask << UNSEEN
+
+
 def settle(base: int, suits: list[SuitCards], fools: int, death: int, left: int) -> Spot:
     """The canonical form of a position given suit by suit."""
     return settle_codes(base, [encode(suit) for suit in suits], fools, death, left)
@@ -120,15 +126,12 @@ def settle(base: int, suits: list[SuitCards], fools: int, death: int, left: int)
 
 def settle_codes(base: int, suits: list[Code], fools: int, death: int, left: int) -> Spot:
     """The canonical form of a position: settled suits folded into the base, the rest sorted."""
-    if fools:
-        live = [code for code in suits if code != EMPTY]
-    else:
-        live = []
-        for code in suits:
-            folded, kept = canon(code, 0)
-            base += folded
-            if kept is not None:
-                live.append(kept)
+    live: list[Code] = []
+    for code in suits:
+        folded, kept = canon(code, fools)
+        base += folded
+        if kept is not None:
+            live.append(kept)
     live.sort()
     return base, tuple(live), fools, death, left
 
@@ -137,15 +140,14 @@ def place(
     base: int, suits: tuple[Code, ...], index: int, code: Code, fools: int, death: int, left: int
 ) -> Spot:
     """A canonical position with one suit of a canonical one changed."""
-    folded, kept = (0, code or None) if fools else canon(code, 0)
+    folded, kept = canon(code, fools)
     live = list(suits)
     if kept is None:
         del live[index]
     else:
         live[index] = kept
     live.sort()
-    base += folded
-    return base, tuple(live), fools, death, left
+    return base + folded, tuple(live), fools, death, left
 
 
 def swapped(
@@ -162,14 +164,13 @@ def swapped(
     base = -base
     turned: list[Code] = []
     for code in suits:
-        mine, theirs, mask = code >> MINE, code >> THEIRS & 31, code >> UNSEEN & 31
         table = code & 7
         if not table:
-            turned.append(theirs << MINE | mine << THEIRS | mask << UNSEEN)
+            turned.append(turned_over(code))
             continue
         if banking:
-            mine |= 1 << (table - LOW)
-        folded, kept = canon(theirs << MINE | mine << THEIRS | mask << UNSEEN, fools)
+            code |= 1 << (table - LOW) << MINE
+        folded, kept = canon(turned_over(code), fools)
         base += folded
         if kept is not None:
             turned.append(kept)
@@ -292,12 +293,7 @@ class Endgame:
         if left == 0:
             return share(final_margin(base, suits, banking=False))
         if full:
-            cleared = [
-                (code >> THEIRS & 31) << MINE
-                | (code >> MINE) << THEIRS
-                | (code >> UNSEEN & 31) << UNSEEN
-                for code in suits
-            ]
+            cleared = [turned_over(code) for code in suits]
             return 1.0 - self.passed(settle_codes(-base, cleared, fools, death, left))
         return 1.0 - self.passed(swapped(base, suits, fools, death, left, banking=False))
 
@@ -355,18 +351,10 @@ class Endgame:
                         if busting:
                             changed = list(suits)
                             changed[index] = code ^ bit << UNSEEN
-                            if after:
-                                child = swapped(base, changed, fools, death, after, False)
-                                last += 1.0 - self.passed(child)
-                            else:
-                                last += share(final_margin(base, changed, banking=False))
+                            last += self.lost(base, changed, fools, death, after)
                         else:
                             card = code ^ bit << UNSEEN | LOW + bit.bit_length() - 1
-                            if after:
-                                child = place(base, suits, index, card, fools, death, after)
-                                last += self.value(child)
-                            else:
-                                last += self.goes_on(base, suits, index, card, fools, death, 0)
+                            last += self.goes_on(base, suits, index, card, fools, death, after)
                     previous = code
                 total += last  # an identical suit has the same outcomes again
                 unseen -= mask.bit_count()
