@@ -130,8 +130,13 @@ def play_games(pair: tuple[str, str], games: Sequence[int], seed: int) -> Tally:
             tally.wins += 1
         else:
             tally.losses += 1
-        tally.results[number] = 0.5 if end.winner is None else float(end.winner == 0)
+        tally.results[number] = share_of(end.winner)
     return tally
+
+
+def share_of(winner: int | None, seat: int = 0) -> float:
+    """A game's result for `seat`: 1 for a win, 0.5 for a draw, 0 for a loss."""
+    return 0.5 if winner is None else float(winner == seat)
 
 
 def compared(base: str, other: str, before: Tally, after: Tally) -> str:

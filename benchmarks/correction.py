@@ -29,7 +29,7 @@ import pickle
 from collections.abc import Sequence
 from dataclasses import replace
 
-from benchmarks.bots import bot_named
+from benchmarks.bots import bot_named, share_of
 from somnium_desktop.game.bots.model import (
     SPREAD,
     SUITS,
@@ -65,7 +65,7 @@ def record(pair: tuple[str, str], games: int, first_deal: int) -> list[Sample]:
                 seen.append((seat, Position.of(view_of(state), seat)))
         end = view_of(state)
         for seat, pos in seen:
-            result = 0.5 if end.winner is None else float(end.winner == seat)
+            result = share_of(end.winner, seat)
             samples.append(
                 (pos.mine, pos.theirs, pos.masks, pos.fools, pos.death, pos.left, result)
             )

@@ -34,9 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
+from benchmarks.bots import share_of
 from somnium_desktop.game.actions import Action, Draw, EndTurn, Steal
 from somnium_desktop.game.bots.classic import ClassicBot
-from somnium_desktop.game.bots.model import SUITS, Position, bits_of, top
+from somnium_desktop.game.bots.match import play
+from somnium_desktop.game.bots.model import SUITS, Position, bits_of
 from somnium_desktop.game.bots.strong import (
     DEPTH,
     ENDGAME,
@@ -64,14 +66,10 @@ class Decision:
     lead: int  # the expert's score minus classic's, as the banks stand
 
 
-def classic_for(deal: int) -> ClassicBot:
-    return ClassicBot(8, 50, deal + 1)
-
-
 def decision_at(state: GameState, kind: str, deal: int) -> Decision | None:
     """The expert's decision at `state` (its turn, seat 0), if it is one of the `kind` checked."""
     pos = Position.of(view_of(state), 0)
-    lead = sum(top(s) for s in pos.mine) - sum(top(s) for s in pos.theirs)
+    lead = state.scores[0] - state.scores[1]
     if kind == "steal":
         if not state.steal_pending or pos.left <= ENDGAME:
             return None
@@ -103,7 +101,7 @@ def decisions(kind: str, deals: Sequence[int]) -> list[Decision]:
     for deal in deals:
         first = deal % 2
         state = replace(new_game(deal), turn=first, first=first)
-        bots = (StrongBot(), classic_for(deal))
+        bots = (StrongBot(), ClassicBot(8, 50, deal + 1))
         while not state.over:
             seat = state.turn
             if seat == 0:
@@ -112,15 +110,6 @@ def decisions(kind: str, deals: Sequence[int]) -> list[Decision]:
                     found.append(decision)
             state, _ = apply(state, seat, bots[seat].choose(view_of(state), seat))
     return found
-
-
-def played_out(state: GameState, expert: StrongBot, classic: ClassicBot) -> float:
-    """Seat 0's result once the game is played to its end: 1, 0.5 or 0."""
-    bots = (expert, classic)
-    while not state.over:
-        seat = state.turn
-        state, _ = apply(state, seat, bots[seat].choose(view_of(state), seat))
-    return 0.5 if state.winner is None else float(state.winner == 0)
 
 
 def difference(decision: Decision, rollouts: int) -> tuple[float, float]:
@@ -138,8 +127,8 @@ def difference(decision: Decision, rollouts: int) -> tuple[float, float]:
         rng.shuffle(deck)
         dealt = replace(state, deck=tuple(deck))
         classic = ClassicBot(8, 50, decision.deal + 1 + 1000 * number)
-        chosen = played_out(apply(dealt, 0, decision.chosen)[0], expert, classic)
-        other = played_out(apply(dealt, 0, decision.other)[0], expert, classic)
+        chosen = share_of(play(apply(dealt, 0, decision.chosen)[0], (expert, classic)).winner)
+        other = share_of(play(apply(dealt, 0, decision.other)[0], (expert, classic)).winner)
         found.append(chosen - other)
     mean = sum(found) / len(found)
     if len(found) < 2:
