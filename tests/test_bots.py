@@ -218,18 +218,57 @@ def test_classic_steals_the_best_at_random_among_equals() -> None:
     assert picks == {Steal(S.ANGELS), Steal(S.SUNS)}
 
 
-def test_classic_endgame_banks_a_lead_out_of_reach() -> None:
-    # 2 cards left, no Fools: the opponent can gain at most 4 + 3 on us; we lead by far more.
-    deck = [c(S.ANGELS, 4), c(S.WANDS, 3)]
-    state = position(
-        deck,
-        banks=([c(S.SUNS, 7), c(S.CUPS, 7), c(S.MOONS, 7)], [c(S.TOWERS, 3)]),
-        table=[c(S.SUNS, 3)],
-    )
-    view = view_of(state)
-    assert ClassicBot.opponent_reach(view, 0) == 4 + 3
-    assert ClassicBot(4, 50).choose(view, 0) == Draw()  # the plain ladder: gain 0, so draw
-    assert ClassicBot(5, 50).choose(view, 0) == EndTurn()
+@pytest.mark.parametrize(
+    ("chance", "extra", "lead", "left", "banks"),
+    [
+        (15, 0, 20, 3, True),  # the first rungs hold in the endgame too
+        (94, 1, -20, 10, False),
+        (95, 30, 0, 5, False),
+        # Far ahead (a lead over 15): 7 points, or a risky draw.
+        (90, 7, 16, 5, True),
+        (31, 6, 16, 5, False),
+        (30, 2, 16, 5, True),
+        (31, 6, 15, 5, True),  # a lead of 15 is not far ahead: 31 - 5 <= (130 - 50) * 2 // 3
+        # Far behind (a lead under -13): 10 points; 7 unless the draw is safe enough; or a
+        # risky draw while more than 5 cards remain.
+        (94, 10, -14, 3, True),
+        (70, 7, -14, 4, True),  # 70 - 4 <= (150 - 50) * 2 // 3 = 66
+        (71, 7, -14, 4, False),
+        (35, 6, -14, 6, True),
+        (35, 6, -14, 5, False),
+        (36, 6, -14, 6, False),
+        (35, 6, -13, 5, True),  # -13 is not far behind: 35 - 5 <= 53
+        # In between: 10 points, else the usual rungs with the cards left added to the bar.
+        (94, 10, 0, 3, True),
+        (70, 7, 0, 4, True),
+        (71, 7, 0, 4, False),
+        (57, 3, 0, 4, True),  # 57 - 4 <= (130 - 50) * 2 // 3 = 53
+        (58, 3, 0, 4, False),
+        (40, 2, 0, 12, True),  # 40 < 79 + 12 - 50
+        (41, 2, 0, 12, False),
+    ],
+)
+def test_classic_endgame_ladder_is_the_originals(
+    chance: int, extra: int, lead: int, left: int, banks: bool
+) -> None:
+    assert ClassicBot.endgame_ladder(chance, extra, 50, lead, left) is banks
+
+
+@pytest.mark.parametrize(
+    ("intelligence", "left", "banks"), [(4, 10, False), (5, 13, False), (5, 10, True)]
+)
+def test_classic_plays_the_endgame_variant_from_intelligence_5_with_under_13_cards_left(
+    intelligence: int, left: int, banks: bool
+) -> None:
+    # Angels 7 and Suns 3 on the table (10 points), the scores level otherwise; every card left
+    # is a 6 or a 7 (remembered from intelligence 4), one of them an Angels: chance 90 at 10
+    # cards, 92 at 13. The plain ladder draws at 10 points with chance over 66; the endgame
+    # variant banks 10 points in a close game.
+    others = [c(suit, value) for suit in list(S)[2:] for value in (6, 7)]
+    deck = [c(S.ANGELS, 6), *others[: left - 1]]
+    state = position(deck, table=[c(S.ANGELS, 7), c(S.SUNS, 3)])
+    expected = EndTurn() if banks else Draw()
+    assert ClassicBot(intelligence, 50).choose(view_of(state), 0) == expected
 
 
 # -- the strong bot -----------------------------------------------------------------------------

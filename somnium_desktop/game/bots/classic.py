@@ -14,8 +14,8 @@ from . import Level, register
 TABLE_CAP = len(Suit)
 ENDGAME_CARDS = 13  # the endgame variant plays while fewer cards than this are left
 ENDGAME_INTELLIGENCE = 5
-LEAD_WEIGHT = 2  # endgame: aggression points taken off per point of lead (added when behind)
-STEAL_SWING = 14  # endgame: the most one steal can swing the scores (a 7 lost and a 7 won)
+FAR_AHEAD = 15  # endgame: a lead above this is "far ahead"
+FAR_BEHIND = -13  # endgame: a lead below this is "far behind"
 
 
 def tops(bank: Iterable[Card]) -> dict[Suit, list[int]]:
@@ -37,13 +37,11 @@ class ClassicBot:
     values what a steal costs the opponent (4), and plays the endgame variant (5).
     aggression (0-100) moves its bank-or-draw thresholds: the higher, the longer it draws.
 
-    The endgame variant (intelligence >= 5, fewer than 13 cards left) is ours: the original source
-    was not available, and RULES.md only says it "also weighs the score lead". Here `lead` is the
-    bot's score after banking now minus the opponent's. It banks at once when that lead is out of
-    the opponent's reach (every unseen card that would raise the opponent's score, plus the
-    largest swing each Fool left could make). Otherwise it plays the usual ladder with its
-    aggression lowered by LEAD_WEIGHT per point of lead (raised when behind), clamped to 0..100:
-    careful when ahead, bold when behind.
+    The endgame variant (intelligence >= 5, fewer than 13 cards left), which RULES.md only says
+    "also weighs the score lead", is the original's own (AI_Choose_Bank of the CvSomnium class in
+    FfH2's Python, found in the stored public code): see endgame_ladder(). RULES.md's steal rule
+    stays as written where the original differs: the original also adds the intelligence-4 term
+    (the stolen card minus the next one) to a suit on its table, which RULES.md values at 0.
     """
 
     def __init__(self, intelligence: int = 5, aggression: int = 50, seed: int = 0) -> None:
@@ -108,25 +106,31 @@ class ClassicBot:
         """The bank-or-draw ladder (with the endgame variant when it applies)."""
         if len(view.table) >= TABLE_CAP or view.deck_count == 0:
             return True
-        aggression = self.aggression
+        chance, extra = self.chance(view), self.extra(view, seat)
         if self.intelligence >= ENDGAME_INTELLIGENCE and view.deck_count < ENDGAME_CARDS:
             mine, theirs = view.banks[seat], view.banks[1 - seat]
             lead = score((*mine, *view.table)) - score(theirs)
-            if lead > self.opponent_reach(view, seat):
-                return True
-            aggression = min(100, max(0, aggression - LEAD_WEIGHT * lead))
-        return self.ladder(self.chance(view), self.extra(view, seat), aggression)
+            return self.endgame_ladder(chance, extra, self.aggression, lead, view.deck_count)
+        return self.ladder(chance, extra, self.aggression)
 
     @staticmethod
-    def ladder(chance: int, extra: int, aggression: int) -> bool:
-        """The original thresholds: True to bank, False to draw."""
-        a = aggression
+    def first_rungs(chance: int, extra: int) -> bool | None:
+        """The rungs both ladders start with: too risky, nothing to lose, too safe to stop."""
         if chance <= 15:
             return True
         if extra <= 1:
             return False
         if chance >= 95:
             return False
+        return None
+
+    @staticmethod
+    def ladder(chance: int, extra: int, aggression: int) -> bool:
+        """The original thresholds: True to bank, False to draw."""
+        a = aggression
+        first = ClassicBot.first_rungs(chance, extra)
+        if first is not None:
+            return first
         if extra >= 19:
             return True
         if extra >= 13:
@@ -138,15 +142,31 @@ class ClassicBot:
         return chance < 83 - a
 
     @staticmethod
-    def opponent_reach(view: View, seat: int) -> int:
-        """The most the opponent could still gain on us: every useful unseen card, every Fool."""
-        theirs = tops(view.banks[1 - seat])
-        best: dict[Suit, int] = {}
-        for card in view.unseen():
-            if card.suit is not None:
-                best[card.suit] = max(best.get(card.suit, 0), card.value)
-        reach = sum(max(0, v - theirs.get(s, [0])[0]) for s, v in best.items())
-        return reach + STEAL_SWING * view.fools_left
+    def endgame_ladder(chance: int, extra: int, aggression: int, lead: int, left: int) -> bool:
+        """The original's thresholds with fewer than 13 cards left: `lead` is its score with the
+        table banked minus the opponent's, `left` the cards left. Far ahead it banks 7 points
+        or a risky draw; far behind it banks 10 points, 7 unless the draw is fairly safe, or
+        anything on a risky draw while more than 5 cards remain; in between it banks 10 points
+        and otherwise plays the usual ladder's rungs with the cards left added to its bar."""
+        a = aggression
+        first = ClassicBot.first_rungs(chance, extra)
+        if first is not None:
+            return first
+        if lead > FAR_AHEAD:
+            return extra >= 7 or chance <= 30
+        if lead < FAR_BEHIND:
+            if extra >= 10:
+                return True
+            if extra >= 7:
+                return chance - left <= (150 - a) * 2 // 3
+            return chance <= 35 and left > 5
+        if extra >= 10:
+            return True
+        if extra >= 7 and chance - left <= (150 - a) * 2 // 3:
+            return True
+        if 3 <= extra < 7 and chance - left <= (130 - a) * 2 // 3:
+            return True
+        return chance < 79 + left - a
 
     def steal_values(self, view: View, seat: int) -> dict[Suit, int]:
         """What stealing each suit is worth: 0 for a suit on the table (it would bust)."""

@@ -12,13 +12,7 @@ so the solver carries it along the opponent's turn.
 
 from __future__ import annotations
 
-from .classic import (
-    ENDGAME_CARDS,
-    LEAD_WEIGHT,
-    LEVEL_SETTINGS,
-    STEAL_SWING,
-    ClassicBot,
-)
+from .classic import ENDGAME_CARDS, LEVEL_SETTINGS, ClassicBot
 from .endgame import (
     BELOW,
     CAP,
@@ -48,7 +42,7 @@ def hard_banks(spot: Spot, taken: int = 0) -> bool:
     """Whether classic-8-50, to move in `spot` (no steal pending), banks rather than draws;
     `taken` is what its steals took off the other's score this turn."""
     base, suits, fools, death, left = spot
-    on_table = good = bad = extra = lead = reach = 0
+    on_table = good = bad = extra = lead = 0
     for code in suits:
         found = _counts.get(code)
         if found is None:
@@ -58,7 +52,6 @@ def hard_banks(spot: Spot, taken: int = 0) -> bool:
         bad += found[2]
         extra += found[3]
         lead += found[4]
-        reach += found[5]
     if not on_table:
         return False
     if on_table >= CAP:
@@ -66,17 +59,14 @@ def hard_banks(spot: Spot, taken: int = 0) -> bool:
     good += 10 * fools  # it remembers every card at intelligence 8
     bad += 10 * death
     chance = good * 100 // (good + bad) if good + bad else 0
-    aggression = AGGRESSION
     if left < ENDGAME_CARDS:
-        if base + lead > reach + STEAL_SWING * fools:
-            return True
-        aggression = min(100, max(0, aggression - LEAD_WEIGHT * (base + lead)))
-    return ClassicBot.ladder(chance, extra + taken, aggression)
+        return ClassicBot.endgame_ladder(chance, extra + taken, AGGRESSION, base + lead, left)
+    return ClassicBot.ladder(chance, extra + taken, AGGRESSION)
 
 
-def counts(code: Code) -> tuple[int, int, int, int, int, int]:
+def counts(code: Code) -> tuple[int, int, int, int, int]:
     """What one suit adds to classic's sums: on the table (0 or 1), its good and bad draws, the
-    table's gain, its lead in the suit with the table banked, and the other's reach."""
+    table's gain, and its lead in the suit with the table banked."""
     mine, theirs, mask, table = code >> MINE, code >> THEIRS & 31, code >> UNSEEN & 31, code & 7
     held, other = TOP[mine], TOP[theirs]
     draws = 10 * mask.bit_count()
@@ -86,11 +76,10 @@ def counts(code: Code) -> tuple[int, int, int, int, int, int]:
         draws if table else 0,
         max(0, table - held),
         max(held, table) - other,
-        max(0, TOP[mask] - other),
     )
 
 
-_counts: dict[Code, tuple[int, int, int, int, int, int]] = {}
+_counts: dict[Code, tuple[int, int, int, int, int]] = {}
 
 
 def taken_from(theirs: int) -> int:
