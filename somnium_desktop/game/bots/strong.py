@@ -27,6 +27,9 @@ How it decides (it sees only the public view, never the deck order):
 
 It is deterministic: there is nothing random in it (ties go to the lowest suit).
 
+The figures below were measured against classic with its old endgame variant, one of our own,
+before it became the original's (docs/bots.md).
+
 Tried and not kept: re-judging bank-or-draw (root only, up to 24 cards left) by searching the
 opponent's next turn (every draw, their stops by the same value model, one draw beyond their
 first) instead of the model at the leaves: on the same 2,000 deals against classic-8-50 it changed
