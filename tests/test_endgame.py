@@ -65,18 +65,24 @@ def brute_force(state: GameState, me: int) -> float:
     return max(values) if state.turn == me else min(values)
 
 
-def endgames(left: int, count: int) -> list[GameState]:
-    """Positions with `left` cards or fewer to go (and a choice to make), from classic games."""
+def endgames(left: int, count: int, steals: int = 0) -> list[GameState]:
+    """Positions with `left` cards or fewer to go (and a choice to make), from classic games: the
+    first such position of each game, until there are `count`, and until `steals` of them have a
+    steal pending (a game's later ones count towards those too)."""
     found: list[GameState] = []
+    pending = 0
     seed = 0
-    while len(found) < count:
+    while len(found) < count or pending < steals:
         state = new_game(seed)
         bots = (ClassicBot(8, 50, seed), ClassicBot(5, 80, seed))
+        first = True
         while not state.over:
             view = view_of(state)
             if view.deck_count <= left and (view.table or view.steal_pending):
-                found.append(state)
-                break
+                if (first and len(found) < count) or (view.steal_pending and pending < steals):
+                    found.append(state)
+                    pending += view.steal_pending
+                first = False
             state, _ = apply(state, state.turn, bots[state.turn].choose(view, state.turn))
         seed += 1
     return found
@@ -92,8 +98,8 @@ def solve(state: GameState, budget: int = 10**9) -> dict[int, float]:
 
 
 def test_every_option_is_valued_as_brute_force_through_the_engine_values_it() -> None:
-    positions = endgames(4, 40)
-    assert any(view_of(s).steal_pending for s in positions)
+    positions = endgames(4, 40, steals=3)
+    assert sum(view_of(s).steal_pending for s in positions) >= 3
     assert any(view_of(s).fools_left for s in positions)
     for state in positions:
         me = state.turn

@@ -120,7 +120,7 @@ def started(live: LiveServer) -> tuple[Player, Player, dict[str, Any]]:
 def test_direct_answers_are_the_full_apps_bytes(live: LiveServer) -> None:
     ann, bob, game = started(live)
     gid, version = game["id"], game["version"]
-    mover, waiter = (ann, bob) if game["view"]["turn"] == 0 else (bob, ann)
+    mover = (ann, bob)[game["view"]["turn"]]
     draw = {"type": "draw"}
     watcher = live.player("Cid")
     act = f"/games/{gid}/actions"
@@ -130,6 +130,9 @@ def test_direct_answers_are_the_full_apps_bytes(live: LiveServer) -> None:
     [played] = raw.send(request("POST", act, first, mover.token))
     assert played.startswith(b"HTTP/1.1 200 OK\r\n") and ANSWERED == [200]
     version += 1
+    # The first draw may be Death, which passes the turn: the waiter is whoever is not to move now.
+    turn = mover.get(f"/games/{gid}").json()["view"]["turn"]
+    waiter = (ann, bob)[1 - turn]
     same = [  # each asked twice gives the same answer: a retried action id its first answer
         request("GET", f"/games/{gid}"),
         request("GET", "/games/NOSUCH9"),
