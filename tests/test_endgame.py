@@ -83,6 +83,8 @@ def endgames(left: int, count: int, steals: int = 0) -> list[GameState]:
                     found.append(state)
                     pending += view.steal_pending
                 first = False
+                if pending >= steals:
+                    break
             state, _ = apply(state, state.turn, bots[state.turn].choose(view, state.turn))
         seed += 1
     return found
