@@ -18,6 +18,7 @@ from ..client.lobby_client import Account, GameDetail, GameSummary, LobbyClient
 from ..client.lobby_list import LobbyChange, LobbyList
 from ..client.local_server import LocalServer
 from ..client.online import OnlineGame
+from ..client.server_address import address_problem
 from ..client.signin_changes import last_change
 from ..client.sse import READ_TIMEOUT, EventStream, ServerEvent
 from ..client.tasks import Operations, emit_from_thread
@@ -163,6 +164,13 @@ class OnlinePlay(QObject):
         self.server_setting = url
         self._generation += 1
         generation = self._generation
+        problem = address_problem(url) if url else ""
+        if problem:  # (stored by hand, say): nothing is sent there, sign-ins least of all
+            self.panel.set_server(url)
+            self._down = problem  # (what Create and Join say while they wait)
+            self.panel.show_message(f"{problem} Change it in Settings (Ctrl+,).", error=True,
+                                    keep=True)
+            return
         if url:
             self._use_server(url, url)
             return

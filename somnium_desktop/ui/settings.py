@@ -20,12 +20,9 @@ def _bool(value: object) -> bool:
 
 def server_address(text: str) -> str:
     """A lobby server's address as typed, made a URL: https:// unless it is on this computer."""
-    text = text.strip().rstrip("/")
-    if not text or "://" in text:
-        return text
-    host = text.split("/")[0].rsplit(":", 1)[0].strip("[]")
-    local = host in ("localhost", "::1") or host.startswith("127.")
-    return f"{'http' if local else 'https'}://{text}"
+    from ..client.server_address import server_address as made_url  # (not needed at start-up)
+
+    return made_url(text)
 
 
 class Settings:
@@ -72,7 +69,11 @@ class Settings:
 
     @server_url.setter
     def server_url(self, value: str) -> None:
-        self.store.setValue(SERVER_KEY, server_address(value))
+        """Stores the address made a URL; raises AddressError (a ValueError saying why) for
+        one that is no web address, or plain http to another computer."""
+        from ..client.server_address import checked_address
+
+        self.store.setValue(SERVER_KEY, checked_address(value))
 
     @property
     def plaintext_tokens(self) -> bool:

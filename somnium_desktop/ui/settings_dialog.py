@@ -8,15 +8,22 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QLabel,
     QLineEdit,
     QWidget,
 )
 
+from ..client.server_address import AddressError, checked_address
 from .settings import SPEEDS, Settings
+from .style import repolish
+
+SERVER_PLACEHOLDER = "Built-in server on this computer"
+FIELD_PADDING = 28  # pixels beyond the placeholder's words: the field's frame and margins
 
 
 class SettingsDialog(QDialog):
-    """Edits the Settings in place when accepted."""
+    """Edits the Settings in place when accepted. An address that cannot be used is refused
+    with a sentence saying why (under the field), and nothing is stored."""
 
     def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -34,13 +41,24 @@ class SettingsDialog(QDialog):
         current = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i][1] - speed))
         self.speed.setCurrentIndex(current)
         self.server = QLineEdit(settings.server_url)
-        self.server.setPlaceholderText("Built-in server on this computer")
+        self.server.setPlaceholderText(SERVER_PLACEHOLDER)
         self.server.setAccessibleName("Lobby server address")
         self.server.setToolTip("Leave empty to play on this computer's built-in server, or give "
                                "a lobby server's address, e.g. https://somnium.example.org")
+        # Wide enough for its placeholder in full, whatever the font.
+        words = self.server.fontMetrics().horizontalAdvance(SERVER_PLACEHOLDER)
+        self.server.setMinimumWidth(words + FIELD_PADDING)
+        self.server.textEdited.connect(lambda _text: self._say(""))
+        self.problem = QLabel()
+        self.problem.setObjectName("status")
+        self.problem.setProperty("error", True)
+        self.problem.setWordWrap(True)
+        self.problem.setAccessibleName("Problem with the server address")
+        self.problem.hide()
         form.addRow(self.reduced_motion)
         form.addRow("Animation &speed", self.speed)
         form.addRow("Lobby se&rver", self.server)
+        form.addRow(self.problem)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -49,9 +67,25 @@ class SettingsDialog(QDialog):
         form.addRow(buttons)
         self.buttons = buttons
 
+    def _say(self, problem: str) -> None:
+        self.problem.setText(problem)
+        self.problem.setVisible(bool(problem))
+        repolish(self.problem)
+        if problem:
+            from .accessibility import announce
+
+            announce(self.server, problem, assertive=True)
+
     def accept(self) -> None:
+        try:
+            address = checked_address(self.server.text())
+        except AddressError as problem:
+            self._say(str(problem))
+            self.server.setFocus()
+            self.server.selectAll()
+            return
         self.settings.reduced_motion = self.reduced_motion.isChecked()
         self.settings.animation_speed = float(self.speed.currentData())
-        self.settings.server_url = self.server.text()
+        self.settings.server_url = address
         self.settings.sync()
         super().accept()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QTableWidgetItem
 from pytestqt.qtbot import QtBot
@@ -22,7 +23,8 @@ from somnium_desktop.ui.lobby_panel import (
     LobbyPanel,
     status_text,
 )
-from somnium_desktop.ui.settings import server_address
+from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.settings import Settings, server_address
 
 ADA = Seat(0, "person", "u-ada", "Ada")
 BEA = Seat(1, "person", "u-bea", "Bea")
@@ -254,3 +256,22 @@ def test_a_table_whose_host_left_offers_no_seat(qtbot: QtBot) -> None:
     assert "Bea has left" in cell(panel, 1, SEAT_2).toolTip()
     panel.shown.setCurrentIndex(panel.shown.findData("open"))
     assert panel.games.games == []
+
+
+def test_a_remote_server_over_plain_http_is_not_used(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    store = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    store.setValue("online/server", "http://lobby.example.org")  # (written by hand, say)
+    window = MainWindow(Settings(store), [])
+    qtbot.addWidget(window)
+    window.show()
+    online = window.start_online()
+    assert online.client is None  # nothing is sent there
+    message = window.lobby_panel.message.text()
+    assert "plain http" in message and "Settings" in message
+    assert window.lobby_panel.message.property("error") is True
+    window.lobby_panel.create_clicked.emit("Mine", None)
+    assert "plain http" in window.lobby_panel.message.text()  # and Create says why it waits
+    window.close()
+    online.ops.wait_idle(5)
