@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeyEvent, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -28,16 +28,17 @@ from PySide6.QtWidgets import (
 )
 
 from .accessibility import announce
+from .column_widths import share_out
 from .style import repolish
 
 if TYPE_CHECKING:  # (types only: the panel is built at start-up, before any HTTP is imported)
     from ..client.lobby_client import GameSummary, LevelInfo
 
 COLUMNS = ("Game", "Player 1", "Player 2", "Status", "Watching")
-NARROW = 80  # at most this wide (in pixels), the columns after the game's name...
+NARROW = 80  # pixels: the least a column after the game's name is given, crowded
 NAME, SEAT_1, SEAT_2, STATUS, WATCHING = range(len(COLUMNS))
 NARROW_COLUMNS = (SEAT_1, SEAT_2, STATUS, WATCHING)
-WIDEST = {STATUS: 130}  # ...but the status, whose words ("Bea's turn") say the most
+MEASURED = (NAME, *NARROW_COLUMNS)
 # What the list may be narrowed to: (label, key).
 SHOWN = (("All games", "all"), ("Open seats", "open"), ("In play", "playing"),
          ("Finished", "finished"), ("My games", "mine"))
@@ -269,25 +270,25 @@ class GameList(QTableWidget):
 
     # ----- column widths -----
     def _measure(self, rows: Sequence[int], again: bool) -> None:
-        """Widen the narrow columns for the texts of these rows (all rows when `again`):
-        only the lines that changed are measured, not the whole list on every event."""
+        """Widen the columns for the texts of these rows (all rows when `again`): only the
+        lines that changed are measured, not the whole list on every event."""
         if again:
             self._widths = dict(self._header_widths())
             rows = range(self.rowCount())
-        metrics = self.fontMetrics()
         for row in rows:
-            for column in NARROW_COLUMNS:
+            for column in MEASURED:
                 item = self.item(row, column)
                 if item is not None:
-                    width = metrics.horizontalAdvance(item.text()) + CELL_PADDING
+                    width = QFontMetrics(item.font()).horizontalAdvance(item.text()) \
+                        + CELL_PADDING
                     if width > self._widths[column]:
-                        self._widths[column] = min(width, WIDEST.get(column, NARROW))
+                        self._widths[column] = width
         self._fit_columns()
 
     def _header_widths(self) -> dict[int, int]:
         metrics = self.horizontalHeader().fontMetrics()
-        return {column: min(NARROW, metrics.horizontalAdvance(COLUMNS[column]) + HEADER_PADDING)
-                for column in NARROW_COLUMNS}
+        return {column: metrics.horizontalAdvance(COLUMNS[column]) + HEADER_PADDING
+                for column in MEASURED}
 
     def least_name(self) -> int:
         """The least the game's name column ever gets: its header in full, a few letters."""
@@ -296,31 +297,36 @@ class GameList(QTableWidget):
 
     def name_room(self) -> int:
         """The least the game's name column gets while there is room: also a third of the
-        list (a name tells games apart better than a full seat column)."""
+        list (a name tells games apart better than the observer count)."""
         return max(self.least_name(), self.viewport().width() // 3)
 
     def _fit_columns(self) -> None:
-        """The narrow columns as measured, shrunk alike when the name would not fit its room;
-        the name's column (stretching) takes what they leave. Too narrow for every header in
-        full, the observer count goes (each name's tooltip still says it) and the name keeps
-        only its least, so the seats and the status keep readable headers."""
+        """Every column as wide as its longest text when the list has the room. Else the
+        seats and the status keep their words ("Bea's turn", not "Bea's t…") and the name
+        takes the rest, down to name_room(); below that the observer count goes (each
+        name's tooltip still says it), and then the widest columns give alike (see
+        share_out; a cut text elides, its tooltip says it whole), never below a header."""
         width = self.viewport().width()
-        metrics = self.horizontalHeader().fontMetrics()
-        headers = sum(metrics.horizontalAdvance(COLUMNS[c]) + CELL_PADDING for c in NARROW_COLUMNS)
-        crowded = width - self.name_room() < headers
+        headers = self._header_widths()
+        least = {c: self.least_name() if c == NAME else min(headers[c], NARROW)
+                 for c in MEASURED}
+        wanted = {c: max(self._widths[c], least[c]) for c in MEASURED}
+        others = [c for c in NARROW_COLUMNS if c != WATCHING]
+        crowded = sum(wanted.values()) > width and \
+            width - self.name_room() - sum(wanted[c] for c in others) < wanted[WATCHING]
         if self.isColumnHidden(WATCHING) != crowded:
             self.setColumnHidden(WATCHING, crowded)
-        columns = [c for c in NARROW_COLUMNS if not (crowded and c == WATCHING)]
-        wanted = [self._widths[column] for column in columns]
-        room = max(0, width - (self.least_name() if crowded else self.name_room()))
-        if sum(wanted) > room:  # the status gives back its extra room first
-            wanted = [min(width, NARROW) for width in wanted]
-        if sum(wanted) > room:
-            least = self.horizontalHeader().minimumSectionSize()
-            wanted = [max(least, width * room // sum(wanted)) for width in wanted]
-        for column, size in zip(columns, wanted, strict=True):
+        columns = others if crowded else list(NARROW_COLUMNS)
+        floors = [least[c] for c in columns]
+        room = max(0, width - (self.least_name() if sum(floors) + self.name_room() > width
+                               else self.name_room()))
+        if sum(floors) > room:  # (too narrow even for their headers: the name's stays)
+            floor = self.horizontalHeader().minimumSectionSize()
+            floors = [max(floor, lo * room // sum(floors)) for lo in floors]
+        sizes = share_out([wanted[c] for c in columns], room, floors)
+        for column, size in zip(columns, sizes, strict=True):
             if self.columnWidth(column) != size:
-                self.setColumnWidth(column, size)
+                self.setColumnWidth(column, size)  # (the name's column stretches to the rest)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

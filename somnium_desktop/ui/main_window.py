@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 COLUMN_WIDTH = 440  # pixels: the right-hand column's width, until the player drags it
 TABLE_AT_LEAST = 520  # pixels: below this the column gives way first, down to its minimum
+COLUMN_KEY = "window/column"  # where the lobby ends and the log begins, as last dragged
+LOBBY_LINES = 4  # lines of games the lobby shows at first; the log has the rest
 
 SHORTCUTS_HELP = """<b>Keyboard</b><br>
 D — draw a card<br>
@@ -77,6 +79,16 @@ class TableSplitter(QSplitter):
 
     def _dragged(self, _pos: int, _index: int) -> None:
         self.column_width = self.sizes()[1]
+
+
+def lobby_and_log(lobby: LobbyPanel, height: int) -> list[int]:
+    """The column's first split: the lobby with room for a few games (the list scrolls), and
+    the rest to the offline panel and its log, which an offline game fills."""
+    games = lobby.games
+    lines = games.verticalHeader().defaultSectionSize() * LOBBY_LINES
+    lobby_height = lobby.minimumSizeHint().height() - games.minimumSizeHint().height() \
+        + games.horizontalHeader().sizeHint().height() + lines + 2 * games.frameWidth()
+    return [lobby_height, max(1, height - lobby_height)]
 
 
 class MainWindow(QMainWindow):
@@ -148,7 +160,12 @@ class MainWindow(QMainWindow):
         self.lobby_panel = LobbyPanel()
         self.column.addWidget(self.lobby_panel)
         self.column.addWidget(self.panel)
-        self.column.setSizes([490, 310])
+        kept = self.settings.store.value(COLUMN_KEY)
+        if not (isinstance(kept, QByteArray) and self.column.restoreState(kept)):
+            self.column.setSizes(lobby_and_log(self.lobby_panel, self.height()))
+        self.column.splitterMoved.connect(
+            lambda _pos, _index: self.settings.store.setValue(COLUMN_KEY,
+                                                              self.column.saveState()))
         from .typing_guard import TypingGuard, guard_typing
 
         self.typing_guard = TypingGuard(self)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsPathItem,
     QGraphicsPixmapItem,
@@ -55,6 +56,8 @@ ROW_GAP = 0.34  # between a bank and the table row
 PEEK = 0.2  # of a card height: how much of each lower card shows above the counting one
 MAX_PEEKS = 4  # a bank holds at most five cards of a suit
 LABEL_LINES = 0.48  # under the deck and the discard pile
+LABEL_LEAST_PX = 8  # the labels' least font size, in pixels
+LONGEST_LABELS = ("Deck 54", "3 Fools", "no Death", "Discard 50")
 
 # Motion, in milliseconds at speed 1.
 MOVE_MS = 380
@@ -254,8 +257,12 @@ class TableScene(QGraphicsScene):
                                          QBrush(Qt.BrushStyle.NoBrush))
         self._focus_ring.setZValue(901)
         self._focus_ring.setVisible(False)
+        self._label_texts: dict[int, str] = {}  # each label's whole text, by id
+        self._label_room = 60.0  # pixels a label may take (set by the layout)
+        self._label_line = 12.0  # from one label's top to the next one's
         self.deck_label = self._text()
-        self.specials_label = self._text()
+        self.fools_label = self._text()
+        self.death_label = self._text()
         self.discard_label = self._text()
 
     def _outline(self, pen: QPen, brush: QBrush) -> QGraphicsPathItem:
@@ -301,11 +308,7 @@ class TableScene(QGraphicsScene):
                 emblem.setPixmap(self.card_deck.pixmap(emblem_id(suit), emblem_size, ratio))
                 emblem.setPos(slot.center() - QPointF(emblem_size.width() / 2,
                                                       emblem_size.height() / 2))
-        font = QFont()
-        font.setPixelSize(max(9, round(geo.card_w * 0.17)))
-        for label in (self.deck_label, self.specials_label, self.discard_label):
-            label.setFont(font)
-        self._place_labels()
+        self._fit_labels()
         self._show_highlights()
         self._snap()
 
@@ -314,13 +317,40 @@ class TableScene(QGraphicsScene):
         return QRectF(slot.left(), slot.bottom() - self.geometry.card_h,
                       self.geometry.card_w, self.geometry.card_h)
 
+    def _fit_labels(self) -> None:
+        """The labels' font: a sixth of a card, smaller if their longest words would not fit
+        between the window's edge and the table row (they would overlap it, or be cut)."""
+        geo = self.geometry
+        self._label_room = max(1.0, geo.bank_x - geo.card_w * 0.1 - 4)
+        font = QFont()
+        size = max(LABEL_LEAST_PX, round(geo.card_w * 0.17))
+        while True:
+            font.setPixelSize(size)
+            metrics = QFontMetricsF(font)
+            widest = max(metrics.horizontalAdvance(text) for text in LONGEST_LABELS)
+            if widest <= self._label_room or size <= LABEL_LEAST_PX:
+                break
+            size -= 1
+        self._label_line = max(round(geo.card_w * 0.22), math.ceil(metrics.height()) + 1)
+        for label in (self.deck_label, self.fools_label, self.death_label, self.discard_label):
+            label.setFont(font)
+            self._set_label(label, self._label_texts.get(id(label), label.text()))
+        self._place_labels()
+
+    def _set_label(self, label: QGraphicsSimpleTextItem, text: str) -> None:
+        """A label's text, elided to the room it has (its tooltip tells the pile in full)."""
+        self._label_texts[id(label)] = text
+        metrics = QFontMetricsF(label.font())
+        label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideRight, self._label_room))
+
     def _place_labels(self) -> None:
         geo = self.geometry
         below = geo.row_y + geo.card_h + geo.card_w * 0.06
-        line = geo.card_w * 0.22
+        line = self._label_line
         for label, x, y in (
             (self.deck_label, geo.deck_pos.x(), below),
-            (self.specials_label, geo.deck_pos.x(), below + line),
+            (self.fools_label, geo.deck_pos.x(), below + line),
+            (self.death_label, geo.deck_pos.x(), below + 2 * line),
             (self.discard_label, geo.discard_pos.x(), below),
         ):
             width = label.boundingRect().width()
@@ -330,11 +360,12 @@ class TableScene(QGraphicsScene):
     def set_deck_info(
         self, count: int, fools: int | None = None, death: bool | None = None
     ) -> None:
-        self.deck_label.setText(f"{count} cards left" if count != 1 else "1 card left")
+        self._set_label(self.deck_label, f"Deck {count}")
         if fools is not None and death is not None:
             fool_text = {0: "no Fools", 1: "1 Fool"}.get(fools, f"{fools} Fools")
-            self.specials_label.setText(f"{fool_text} · {'Death in' if death else 'no Death'}")
-        self.discard_label.setText(f"Discard {len(self.discard_pile)}")
+            self._set_label(self.fools_label, fool_text)
+            self._set_label(self.death_label, "Death in" if death else "no Death")
+        self._set_label(self.discard_label, f"Discard {len(self.discard_pile)}")
         self._place_labels()
 
     def top_seat(self) -> int:
@@ -527,7 +558,7 @@ class TableScene(QGraphicsScene):
         """Animate every card whose place changed; the `moving` ones fly above the rest."""
         targets = self._targets()
         duration = self._duration(MOVE_MS)
-        self.discard_label.setText(f"Discard {len(self.discard_pile)}")
+        self._set_label(self.discard_label, f"Discard {len(self.discard_pile)}")
         if duration == 0:
             if flip is not None:
                 flip.show_face()
@@ -616,7 +647,7 @@ class TableScene(QGraphicsScene):
                 pile_text(view.unseen().elements())))
             discard_tip = "\n".join((f"Discarded: {card_count(len(view.discard))}",
                                      pile_text(view.discard)))
-        for item in (self._deck_outline, self.deck_label, self.specials_label):
+        for item in (self._deck_outline, self.deck_label, self.fools_label, self.death_label):
             item.setToolTip(deck_tip)
         for item in (self._discard_outline, self.discard_label):
             item.setToolTip(discard_tip)

@@ -1,0 +1,133 @@
+"""The window's room, measured: the log's lines, labels that neither overlap nor get cut."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QGraphicsSimpleTextItem
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.lobby_client import GameSummary, Seat
+from somnium_desktop.ui.lobby_panel import CELL_PADDING, COLUMNS, NAME
+from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.settings import Settings
+from tests.ui.driver import close
+from tests.ui.test_main_window import LEVELS, window
+
+__all__ = ["window"]  # (the fixture)
+
+ADA, BEA = Seat(0, "person", "u-ada", "Ada"), Seat(1, "person", "u-bea", "Bea")
+COMPUTER = Seat(1, "computer", None, "Computer")
+GAMES = [
+    GameSummary("A1", "Friday night", "playing", (ADA, BEA), turn=0, observers=1),
+    GameSummary("B2", "Dee against the computer", "playing", (BEA, COMPUTER), turn=1),
+    GameSummary("C3", "Cy's open table", "waiting", (ADA, Seat(1, "open"))),
+    GameSummary("D4", "Quick one", "finished", (ADA, COMPUTER), winner=1),
+]
+
+
+pytestmark = pytest.mark.usefixtures("app_style")  # its paddings and bold labels
+
+
+def sized(qtbot: QtBot, window: MainWindow, size: QSize | None) -> None:
+    wanted = window.minimumSizeHint() if size is None else size
+    window.resize(wanted)
+    qtbot.waitUntil(lambda: window.size() == wanted.expandedTo(window.minimumSizeHint()))
+    qtbot.wait(30)
+
+
+def labels(window: MainWindow) -> list[QGraphicsSimpleTextItem]:
+    scene = window.table.scene
+    return [scene.deck_label, scene.fools_label, scene.death_label, scene.discard_label]
+
+
+
+
+def log_lines(window: MainWindow) -> float:
+    log = window.table.log
+    return log.viewport().height() / log.fontMetrics().lineSpacing()
+
+
+@pytest.mark.parametrize("size", [QSize(1280, 800), QSize(1024, 640), None, QSize(1920, 1080)])
+def test_the_deck_labels_neither_overlap_nor_get_cut(
+    qtbot: QtBot, window: MainWindow, size: QSize | None
+) -> None:
+    sized(qtbot, window, size)
+    window.start_offline("careful", seed=4)
+    qtbot.waitUntil(lambda: window.table.shown is not None)
+    scene = window.table.scene
+    scene.set_deck_info(54, 3, True)  # the longest words each label has
+    rects = [label.sceneBoundingRect() for label in labels(window)]
+    band = scene.geometry.table_pos(0).x() - scene.geometry.card_w * 0.1
+    for n, (label, rect) in enumerate(zip(labels(window), rects, strict=True)):
+        assert scene.sceneRect().contains(rect), label.text()
+        assert "…" not in label.text(), (size, label.text())  # never cut
+        assert label.font().pixelSize() >= 8
+        for other in rects[n + 1:]:
+            assert not rect.intersects(other), (label.text(), size)
+        if label is not scene.discard_label:  # left of the table row, under the deck
+            assert rect.right() <= band, (label.text(), rect, band)
+    top = scene.geometry.row_y + scene.geometry.card_h
+    assert all(rect.top() >= top for rect in rects)  # under the cards, not over them
+
+
+def test_the_log_gets_the_room_and_the_split_is_remembered(
+    qtbot: QtBot, window: MainWindow, settings: Settings
+) -> None:
+    sized(qtbot, window, QSize(1280, 800))
+    assert log_lines(window) >= 10  # (5-6 when the lobby took most of the column)
+    sized(qtbot, window, QSize(1024, 640))
+    assert log_lines(window) >= 5  # (2 before)
+    games = window.lobby_panel.games
+    assert games.viewport().height() >= games.verticalHeader().defaultSectionSize()  # a line
+    column = window.column
+    column.moveSplitter(column.sizes()[0] + 60, 1)  # the player drags it down a little
+    dragged = column.sizes()
+    close(qtbot, window)
+    again = MainWindow(settings, LEVELS)
+    qtbot.addWidget(again)
+    again.resize(window.size())
+    again.show()
+    qtbot.waitExposed(again)
+    assert again.column.sizes() == dragged
+    again.close()
+
+
+def cut_cells(window: MainWindow) -> list[tuple[str, str]]:
+    """(text, tooltip) of the lobby's cells whose text does not fit their column."""
+    games = window.lobby_panel.games
+    cut = []
+    for row in range(games.rowCount()):
+        for column in range(len(COLUMNS)):
+            item = games.item(row, column)
+            if item is None or games.isColumnHidden(column):
+                continue
+            needed = QFontMetrics(item.font()).horizontalAdvance(item.text()) + CELL_PADDING
+            if needed > games.columnWidth(column):
+                cut.append((item.text(), item.toolTip()))
+    return cut
+
+
+def test_the_lobby_columns_take_the_room(qtbot: QtBot, window: MainWindow) -> None:
+    window.lobby_panel.set_games(GAMES, me=None)
+    sized(qtbot, window, QSize(1280, 800))
+    cut = cut_cells(window)  # the seats and the status keep their words ("Bea's t…" before)
+    games = window.lobby_panel.games
+    assert [text for text, _tip in cut if games.findItems(text, Qt.MatchFlag.MatchExactly)[0]
+            .column() != NAME] == []
+    assert all(text in tip for text, tip in cut)  # a long game name says it whole on hover
+    assert games.columnWidth(NAME) >= games.viewport().width() // 3
+    sized(qtbot, window, None)  # at the least size some give way, and say it whole on hover
+    for text, tip in cut_cells(window):
+        assert text in tip, (text, tip)
+    header = games.horizontalHeader()
+    for column in range(len(COLUMNS)):
+        if not games.isColumnHidden(column):
+            room = header.sectionSize(column)
+            assert header.fontMetrics().horizontalAdvance(COLUMNS[column]) <= room, column
+    used = sum(games.columnWidth(c) for c in range(len(COLUMNS)) if not games.isColumnHidden(c))
+    assert used <= games.viewport().width() + 1
+    assert games.viewport().mapToGlobal(QPoint(0, 0)).x() >= window.mapToGlobal(QPoint(0, 0)).x()
+    assert Qt.TextElideMode.ElideRight == games.textElideMode()
+
