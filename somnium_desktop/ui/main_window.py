@@ -18,6 +18,8 @@ from .table import TableWidget, new_action
 # Imported once the table is on screen: online play (see start_online), offline play, the
 # column's panels and notifications (their Qt classes cost start-up time to load).
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMessageBox
+
     from ..client.offline import OfflineGame
     from ..client.online import OnlineGame
     from .lobby_panel import LobbyPanel
@@ -40,7 +42,7 @@ R — rematch, once the game is over<br>
 Esc — put the result away, to look over the final table<br>
 Alt+C — concede (asks first)<br>
 W — claim the win from an opponent who left the table (online, after two minutes)<br>
-Ctrl+N — new offline game at the level picked on the right<br>
+Ctrl+N — new offline game at the level picked on the right (asks first if one is in play)<br>
 Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
 Enter on an open seat joins<br>
 Ctrl+J — join a game by its id<br>
@@ -141,6 +143,8 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1280, 800)
         self.column_complete = False
+        self.table.view.setFocus()  # D and E typed at once play, not fill a lobby field
+        self.confirm_new: QMessageBox | None = None
         if not column_after_paint:
             self.complete_column()
 
@@ -156,7 +160,7 @@ class MainWindow(QMainWindow):
         levels_offered = levels() if self._bot_levels is None else self._bot_levels
         self.panel = SidePanel(levels_offered, self.settings.level)
         self.panel.add_log(self.table.log)
-        self.panel.play_requested.connect(self.start_offline)
+        self.panel.play_requested.connect(self.ask_new_game)
         self.lobby_panel = LobbyPanel()
         self.column.addWidget(self.lobby_panel)
         self.column.addWidget(self.panel)
@@ -172,13 +176,16 @@ class MainWindow(QMainWindow):
         guard_typing(self.column, self.typing_guard)
         self.splitter.filled = True
         self.splitter.fit()
+        focus = self.focusWidget()
+        if focus is None or self.column.isAncestorOf(focus):  # (the keys are the table's)
+            self.table.view.setFocus()
         self.new_game_action.setEnabled(bool(self.panel.levels))
 
     def _make_menus(self) -> None:
         game = self.game_menu = self.menuBar().addMenu("&Game")
         self.new_game_action = new_action("&New offline game", self)
         self.new_game_action.setShortcut(QKeySequence.StandardKey.New)
-        self.new_game_action.triggered.connect(lambda: self.start_offline())
+        self.new_game_action.triggered.connect(lambda: self.ask_new_game())
         self.new_game_action.setEnabled(False)  # until the offline panel lists the levels
         game.addAction(self.new_game_action)
         game.addSeparator()
@@ -214,6 +221,38 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self.keys_action)
 
     # ----- offline play -----
+    def ask_new_game(self, level: str | None = None) -> None:
+        """A new offline game (Ctrl+N, Play), after asking if one is in play on the table."""
+        source = self.source
+        view = source.view if source is not None else None
+        if source is None or view is None or view.over or source.my_seat is None \
+                or source.read_only:
+            self.start_offline(level)
+            return
+        from PySide6.QtWidgets import QMessageBox  # (lazy: only when asked)
+
+        from ..client.offline import OfflineGame
+
+        if isinstance(source, OfflineGame):
+            text = "Abandon the game in play and deal a new one against the computer?"
+        else:
+            text = (f"Leave “{source.game_name}” for a new game against the computer? It "
+                    "goes on on the server: the lobby takes you back to it.")
+        box = QMessageBox(QMessageBox.Icon.Question, "Deal a new game?", text,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.finished.connect(lambda result: self._new_game_answered(result, source, level))
+        self.confirm_new = box
+        box.open()
+
+    def _new_game_answered(self, result: int, asked: TableSource, level: str | None) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        self.confirm_new = None
+        if result == QMessageBox.StandardButton.Yes and self.source is asked:
+            self.start_offline(level)
+
     def start_offline(
         self, level: str | None = None, seed: int | None = None
     ) -> OfflineGame | None:

@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QRectF,
     QSequentialAnimationGroup,
     QSize,
+    QSizeF,
     Qt,
     QTimer,
     Signal,
@@ -65,7 +66,9 @@ STAGGER_MS = 45
 BUST_PAUSE_MS = 380
 FOOL_PAUSE_MS = 320
 
+STEAL_KEYS = "1234567890"  # the keys that steal Angels .. Demons
 ACCENT = QColor("#f4c95d")
+ACCENT_INK = QColor("#231a05")  # text on the accent colour
 INK = QColor("#ece7ff")
 FAINT = QColor(236, 231, 255, 60)
 
@@ -257,6 +260,16 @@ class TableScene(QGraphicsScene):
                                          QBrush(Qt.BrushStyle.NoBrush))
         self._focus_ring.setZValue(901)
         self._focus_ring.setVisible(False)
+        # Each stealable suit shows the number key that steals it, on a gold disc.
+        self._key_discs = [self._outline(QPen(ACCENT_INK, 1.0), QBrush(ACCENT)) for _ in Suit]
+        self.key_labels = [self._text() for _ in Suit]
+        for suit, disc, label in zip(Suit, self._key_discs, self.key_labels, strict=True):
+            disc.setZValue(902)
+            label.setZValue(903)
+            label.setBrush(ACCENT_INK)
+            label.setText(STEAL_KEYS[suit])
+            disc.setVisible(False)
+            label.setVisible(False)
         self._label_texts: dict[int, str] = {}  # each label's whole text, by id
         self._label_room = 60.0  # pixels a label may take (set by the layout)
         self._label_line = 12.0  # from one label's top to the next one's
@@ -737,6 +750,9 @@ class TableScene(QGraphicsScene):
                                 geo.card_w * 0.11)
                 self._glows[suit].setPath(path)
                 self._rims[suit].setPath(path)
+                self._place_key(suit)
+            self._key_discs[suit].setVisible(lit)
+            self.key_labels[suit].setVisible(lit)
         if self.focus_suit is None:
             self._focus_ring.setVisible(False)
             return
@@ -744,6 +760,23 @@ class TableScene(QGraphicsScene):
         rect = self._stack_rect(self.focus_suit).adjusted(-pad, -pad, pad, pad)
         self._focus_ring.setPath(_rounded(rect, geo.card_w * 0.15))
         self._focus_ring.setVisible(True)
+
+    def _place_key(self, suit: Suit) -> None:
+        """The suit's number key on a disc at the top left corner of its glowing stack."""
+        geo = self.geometry
+        size = max(14.0, round(geo.card_w * 0.34))
+        corner = self._stack_rect(suit).topLeft() - QPointF(size * 0.3, size * 0.3)
+        disc = QRectF(corner, QSizeF(size, size))
+        path = QPainterPath()
+        path.addEllipse(disc)
+        self._key_discs[suit].setPath(path)
+        label = self.key_labels[suit]
+        font = QFont()
+        font.setPixelSize(max(10, round(size * 0.7)))
+        font.setBold(True)
+        label.setFont(font)
+        box = label.boundingRect()
+        label.setPos(disc.center() - QPointF(box.width() / 2, box.height() / 2))
 
     def suit_at(self, pos: QPointF) -> Suit | None:
         """The opponent's suit slot under a scene position, if it may be stolen now."""

@@ -11,6 +11,7 @@ from PySide6.QtGui import (
     QCloseEvent,
     QColor,
     QGuiApplication,
+    QKeyEvent,
     QKeySequence,
     QResizeEvent,
 )
@@ -35,14 +36,14 @@ from ..game.events import Event, GameEnded, TurnPassed
 from ..game.view import View
 from .accessibility import announce
 from .cards import CardDeck
-from .scene import ACCENT, TableScene
+from .queued_keys import QueuedKey
+from .scene import ACCENT, STEAL_KEYS, TableScene
 from .style import repolish
 from .view import TableView
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
 
-STEAL_KEYS = "1234567890"  # Angels .. Demons
 NARROW = 640  # a table narrower than this (pixels) puts its status line above the buttons
 
 
@@ -354,6 +355,8 @@ class TableWidget(QWidget):
             self.steal_next_action, self.steal_pick_action,
         ):
             self.addAction(action)
+        self.queued = QueuedKey([self.draw_action, self.end_turn_action, *self.steal_actions,
+                                 self.steal_pick_action])
 
     def _button(self, action: QAction, accessible: str, primary: bool = False) -> QToolButton:
         button = TableButton()
@@ -474,6 +477,31 @@ class TableWidget(QWidget):
         super().resizeEvent(event)
         self._arrange_controls(narrow=self.width() < NARROW)
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """A table key pressed while our turn's cards still move is kept and played once
+        they are in place (see QueuedKey). (One pressed while a move waits for the server's
+        answer is not: a double press would send the move twice.)"""
+        if self._catching_up() and self.queued.offer(event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _catching_up(self) -> bool:
+        """Our turn, as last shown, while its cards move."""
+        source, view = self.source, self.shown
+        return (source is not None and view is not None and source.my_seat is not None
+                and not source.read_only and not view.over and view.turn == source.my_seat
+                and self.scene.busy and not source.pending)
+
+    def _play_queued(self, mine: bool) -> None:
+        """The key kept while the table was busy, once it no longer is (if still legal)."""
+        source = self.source
+        if not self.queued.waiting or self.scene.busy or (source is not None and source.pending):
+            return
+        action = self.queued.take()
+        if action is not None and mine and action.isEnabled():
+            QTimer.singleShot(0, self, action.trigger)  # (after this update is done)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view and event.type() == QEvent.Type.Resize:
             self.game_over.place()
@@ -519,6 +547,7 @@ class TableWidget(QWidget):
         self.shown = None
         self._first_view = True
         self._steal_focus = None
+        self.queued.clear()
         self.log.clear()
         self.game_over.hide()
         self.speaker = Speaker(source.names, source.my_seat)
@@ -732,6 +761,7 @@ class TableWidget(QWidget):
         self.concede_button.setVisible(self._buttons_shown and not claim)
         self.hide_result_action.setEnabled(not self.game_over.isHidden())
         self._update_status(mine, steal)
+        self._play_queued(mine)
 
     def _claim_wait(self) -> str:
         """' You may claim the win in 1:40 if they are not back.' while the server counts."""
@@ -774,9 +804,9 @@ class TableWidget(QWidget):
                 if source.away(seat):
                     text += f" {self._display_name(seat)} has left the table."
         elif steal:
-            text = "A Fool! Steal a card: click a glowing suit, or press its number (1-0)."
+            text = "A Fool! Steal a card: click a glowing suit, or press the number on it."
         elif mine:
-            text = "Your turn: draw (D), or end your turn (E) to bank the table."
+            text = self._your_turn_text()
             other = 1 - view.turn
             if self.claim_action.isEnabled():
                 text += f" {self._display_name(other)} has left: W claims the win."
@@ -796,6 +826,15 @@ class TableWidget(QWidget):
         else:
             text = ""
         self.status.setText(text)
+
+    def _your_turn_text(self) -> str:
+        """What the player may do now, as the buttons allow it."""
+        can_draw, can_end = self.draw_action.isEnabled(), self.end_turn_action.isEnabled()
+        if can_draw and can_end:
+            return "Your turn: draw (D), or end your turn (E) to bank the table."
+        if can_end:
+            return "No more draws with ten cards on the table: end your turn (E) to bank them."
+        return "Your turn: draw a card (D)."
 
     def draw(self) -> None:
         if self.draw_action.isEnabled() and self.source is not None:

@@ -58,6 +58,13 @@ def test_new_game_shortcut_starts_afresh(qtbot: QtBot, window: MainWindow) -> No
     first = window.source
     assert isinstance(first, OfflineGame)
     QTest.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    asked = window.confirm_new  # a game is in play: abandon it?
+    assert asked is not None and asked.isVisible() and window.source is first
+    asked.done(QMessageBox.StandardButton.No)
+    assert window.source is first and window.confirm_new is None
+    QTest.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert window.confirm_new is not None
+    window.confirm_new.done(QMessageBox.StandardButton.Yes)
     second = window.source
     assert isinstance(second, OfflineGame) and second is not first
     assert second.game_id != first.game_id

@@ -204,10 +204,13 @@ def test_animations_run_and_input_waits_for_them(qtbot: QtBot, table: TableWidge
     drawn = table.scene.table_pile[0]
     target = table.scene.geometry.table_pos(0)
     assert drawn.pos() != target  # still on its way
-    QTest.keyClick(table, Qt.Key.Key_D)  # ignored while the card flies
+    QTest.keyClick(table, Qt.Key.Key_D)  # kept while the card flies, played once it lands
     assert len(game.view.table) == 1
-    wait_for_input(qtbot, table)
+    qtbot.waitUntil(lambda: len(game.view.table) == 2)
     assert drawn.pos() == target and drawn.face_up and drawn.card == c(Suit.ANGELS, 5)
+    wait_for_input(qtbot, table)
+    assert [item.card for item in table.scene.table_pile] == [c(Suit.ANGELS, 5),
+                                                              c(Suit.SUNS, 4)]
     assert table.draw_action.isEnabled() and table.end_turn_action.isEnabled()
 
 
@@ -222,7 +225,6 @@ def test_a_resize_during_a_move_lands_every_card_and_play_goes_on(
     assert table.scene.busy
     table.resize(900, 640)
     qtbot.waitUntil(lambda: table.view.viewport().width() < 900)
-    QTest.keyClick(table, Qt.Key.Key_E)  # still ignored: the step after the move is pending
     wait_for_input(qtbot, table)
     cards_inside(table)
     drawn = table.scene.table_pile[0]
