@@ -16,7 +16,8 @@ import requests
 from ..game.actions import Action, action_to_dict
 from ..game.events import EVENT_TYPES, Event, event_from_dict
 from ..game.view import View, view_from_dict
-from .errors import ActionRefused, ServerFailed, ServerUnreachable, SignedOut
+from .answers import NO_HTTP, http_error, not_http, what_it_sent
+from .errors import ActionRefused, LobbyError, ServerFailed, ServerUnreachable, SignedOut
 
 if TYPE_CHECKING:  # (sign-in and its keyring are imported once a signed request is made)
     from .auth_session import AuthSession
@@ -321,8 +322,8 @@ class LobbyClient:
             try:
                 response = self.http.request(method, f"{self.base_url}{path}", json=body,
                                              timeout=self.timeout)
-            except requests.RequestException:
-                raise self._unreachable() from None
+            except requests.RequestException as error:
+                raise self._unreachable(error) from None
             return _answer(response)
         if self.auth is None:
             raise SignedOut("Sign in first.")
@@ -335,11 +336,13 @@ class LobbyClient:
             raise SignedOut("You are signed out: sign in again to play.") from None
         except SigninRejected as rejected:
             raise SignedOut(f"The sign-in was refused ({rejected}): sign in again.") from None
-        except (SigninError, requests.RequestException):
-            raise self._unreachable() from None
+        except (SigninError, requests.RequestException) as error:
+            raise self._unreachable(error) from None
         return _answer(response)
 
-    def _unreachable(self) -> ServerUnreachable:
+    def _unreachable(self, error: Exception) -> LobbyError:
+        if not_http(error):
+            return ServerFailed(f"The server {self.host} answers, but {NO_HTTP}.")
         return ServerUnreachable(f"The server {self.host} cannot be reached. Nothing was lost: "
                                  "try again in a moment.")
 
@@ -355,14 +358,17 @@ def _answer(response: requests.Response) -> Any:
     except ValueError:
         body = None
     status = response.status_code
+    host = urlsplit(response.url).netloc or "the server"
     if 200 <= status < 300:
         if body is None:
-            raise ServerFailed("The server sent an answer the app cannot read.")
+            raise ServerFailed(f"The server {host} answers, but "
+                               f"{what_it_sent(response, 'what the app asked for')}.")
         return body
     if status == 401:
         raise SignedOut("Your sign-in has expired: sign in again to play.")
     if status >= 500:
-        raise ServerFailed(f"The server failed (HTTP {status}). Nothing was lost: try again.")
+        raise ServerFailed(f"The server {host} answers, but {http_error(response)}. Nothing "
+                           "was lost: try again.")
     if isinstance(body, dict) and isinstance(body.get("message"), str):
         version = body.get("version")
         raise ActionRefused(str(body["message"]), str(body.get("error", "")), status,

@@ -243,6 +243,9 @@ class OnlineGame(TableSource):
         if status == "reconnecting" and not self._reconnecting:
             self._reconnecting = True
             self.notice.emit(f"Connection lost ({detail}): reconnecting…")
+        elif status == "misanswered" and not self._reconnecting:
+            self._reconnecting = True
+            self.notice.emit(f"The server answers, but {detail}. Trying again…")
         elif status == "connected" and self._reconnecting:
             self._reconnecting = False
             self._say_where_we_are()

@@ -18,6 +18,8 @@ from typing import Any
 
 import requests
 
+from .answers import NO_HTTP, Misanswered, http_error, not_http, what_it_sent
+
 log = logging.getLogger("somnium_desktop.sse")
 
 # The server sends a keep-alive comment every 15 s by default: a read that waits this long
@@ -129,8 +131,10 @@ class EventStream:
     before the next try.
 
     `on_event(event)` and `on_status(status, detail)` are called on the reader's thread;
-    status is "connected", "reconnecting" (detail: why) or "failed" (detail: why; the reader
-    has stopped). Nothing is called after close().
+    status is "connected", "reconnecting" (detail: why), "misanswered" (the server answers,
+    but not with the stream: an HTTP error, a web page, no HTTP at all; detail: what it sent;
+    the reader tries again) or "failed" (detail: why; the reader has stopped). Nothing is
+    called after close().
     """
 
     def __init__(
@@ -193,9 +197,16 @@ class EventStream:
                     log.warning("%s: %s", self._thread.name, gone)
                     self._status("failed", str(gone))
                     return
-                except (requests.RequestException, OSError, ValueError) as error:
+                except (Misanswered, requests.RequestException, OSError, ValueError) as error:
                     delivered = False
                     reason = _plain(error)
+                    if isinstance(error, Misanswered) or not_http(error):
+                        reason = str(error) if isinstance(error, Misanswered) else NO_HTTP
+                        log.warning("%s: the server answers, but %s", self._thread.name, reason)
+                        self._status("misanswered", reason)
+                        failures += 1
+                        self._stop.wait(self._delay(failures))
+                        continue
                 except Exception as error:
                     if self._stop.is_set():  # closed under the read: whatever it raised
                         return
@@ -204,12 +215,16 @@ class EventStream:
                 if self._stop.is_set():
                     return
                 failures = 0 if delivered else failures + 1
-                delay = self.backoff[min(failures, len(self.backoff) - 1)]
+                delay = self._delay(failures)
                 log.info("%s: %s; reconnecting in %.2f s", self._thread.name, reason, delay)
                 self._status("reconnecting", reason)
-                self._stop.wait(delay * random.uniform(0.8, 1.2))
+                self._stop.wait(delay)
         finally:
             self._http.close()
+
+    def _delay(self, failures: int) -> float:
+        """Seconds before the next try, after `failures` in a row (with some jitter)."""
+        return self.backoff[min(failures, len(self.backoff) - 1)] * random.uniform(0.8, 1.2)
 
     def _read_once(self) -> bool:
         """One connection, read until it ends; True if it delivered any event."""
@@ -228,10 +243,14 @@ class EventStream:
                 return False
             if response.status_code in (404, 410, 422):
                 raise StreamGone(_refusal(response))
-            if response.status_code == 401 and self._refused is not None:
-                self._refused(headers)
-            if response.status_code != 200:
+            if response.status_code == 401:
+                if self._refused is not None:
+                    self._refused(headers)
                 raise requests.HTTPError(f"the server answered {_refusal(response)}")
+            if response.status_code != 200:
+                raise Misanswered(http_error(response))
+            if not response.headers.get("Content-Type", "").startswith("text/event-stream"):
+                raise Misanswered(what_it_sent(response, "the lobby's events"))
             self.connections += 1
             self.connected = True
             self._status("connected", "")

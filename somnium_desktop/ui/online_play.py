@@ -410,18 +410,22 @@ class OnlinePlay(QObject):
             else:  # never connected: nothing was lost
                 self._go_offline(self._unreachable())
             self._revive_built_in()
+        elif status == "misanswered":  # (not "cannot be reached": it answers, but so)
+            self._go_offline(f"{self._where()} answers, but {detail}. Trying again…")
         elif status == "connected":
             if self.lobby.loaded:  # back: the stream resumes (a snapshot may not come)
                 self._go_online()
         elif status == "failed":
             self._go_offline(f"The lobby cannot be followed: {detail}.")
 
+    def _where(self) -> str:
+        client = self.client
+        return "The built-in server" if self.built_in or client is None else \
+            f"The server {client.host}"
+
     def _unreachable(self) -> str:
         """What the lobby's line says while a server never connected to is not answering."""
-        client = self.client
-        where = "The built-in server" if self.built_in or client is None else \
-            f"The server {client.host}"
-        return f"{where} cannot be reached; trying again…"
+        return f"{self._where()} cannot be reached; trying again…"
 
     def _go_offline(self, why: str) -> None:
         """The lobby is not live: creating, joining and signing in wait for it."""

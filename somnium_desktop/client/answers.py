@@ -1,0 +1,57 @@
+"""What a server sent when it answered, but not as a lobby server does, in the player's words.
+
+"Cannot be reached" is for no answer at all; a server that answers with an error page, a
+web page or bytes that are no HTTP is named as such (the address may be wrong, or the
+server broken), so the player knows what to look at.
+"""
+
+from __future__ import annotations
+
+from http.client import BadStatusLine, RemoteDisconnected
+
+import requests
+
+NOT_A_LOBBY = "is the address that of a Somnium lobby server?"
+
+
+class Misanswered(Exception):
+    """The server answered, but not as a lobby server; str() says what it sent (no period)."""
+
+
+def http_error(response: requests.Response) -> str:
+    """An HTTP error status in words: 'it failed (HTTP 500 Internal Server Error)'."""
+    status = f"HTTP {response.status_code} {response.reason or ''}".strip()
+    if response.status_code >= 500:
+        return f"it failed ({status})"
+    return f"it refused the request ({status}; {NOT_A_LOBBY})"
+
+
+def what_it_sent(response: requests.Response, wanted: str) -> str:
+    """A 2xx answer of the wrong kind in words: 'it sent a web page, not <wanted> (...)'."""
+    kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+    if kind in ("text/html", "application/xhtml+xml"):
+        sent = "a web page"
+    elif kind:
+        sent = f"“{kind}”"
+    else:
+        sent = "something without a type"
+    return f"it sent {sent}, not {wanted} ({NOT_A_LOBBY})"
+
+
+def not_http(error: BaseException) -> bool:
+    """True when the other end answered with bytes that are no HTTP at all (a connection
+    closed without a word is not that: it is a server going away)."""
+    seen: set[int] = set()
+    stack: list[object] = [error]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, BaseException) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, BadStatusLine) and not isinstance(item, RemoteDisconnected):
+            return True
+        stack.extend([*item.args, item.__cause__, item.__context__])
+    return False
+
+
+NO_HTTP = f"what it sent is not HTTP ({NOT_A_LOBBY})"
