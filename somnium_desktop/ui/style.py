@@ -13,6 +13,8 @@ TEXT = "#ece7ff"
 MUTED = "#a9a3cc"
 ACCENT = "#f4c95d"
 ACCENT_TEXT = "#231a05"
+FOCUS = "#7fd0ff"  # the keyboard focus: sky blue, never the gold of whose turn it is
+ERROR = "#ff8f8f"
 
 STYLE_SHEET = f"""
 QWidget {{ font-size: 10pt; }}
@@ -29,7 +31,7 @@ QWidget {{ font-size: 10pt; }}
 #playerNote {{ color: {MUTED}; }}
 #controls {{ background: {PANEL}; border-top: 1px solid #2e2a57; }}
 #status {{ color: {MUTED}; padding-left: 8px; }}
-#status[error="true"] {{ color: #ff8f8f; }}
+#status[error="true"] {{ color: {ERROR}; }}
 QToolButton#tableButton, QToolButton#primaryButton, QPushButton#primaryButton {{
     border: 1px solid #4a4385; border-radius: 6px; padding: 5px 14px;
     background: #2b2659; color: {TEXT}; }}
@@ -43,8 +45,9 @@ QPushButton:disabled#primaryButton {{
     background: #221f44; color: #5f5a88; border-color: #2f2b58; }}
 QToolButton:focus {{ outline: none; border: 2px solid #ffffff; }}
 QGraphicsView#cardTable {{ border: 2px solid transparent; }}
-QGraphicsView#cardTable:focus {{ border: 2px solid {ACCENT}; }}
-#gameList:focus {{ border: 1px solid {ACCENT}; }}
+QGraphicsView#cardTable:focus {{ border: 2px solid {FOCUS}; }}
+#gameList:focus {{ border: 1px solid {FOCUS}; }}
+QDialogButtonBox {{ dialogbuttonbox-buttons-have-icons: 0; }}
 #gameList::item:focus {{ border: 1px solid #ffffff; }}
 #gameOver {{ background: rgba(20, 18, 41, 225); border: 1px solid {ACCENT}; border-radius: 14px; }}
 #gameOverTitle {{ font-size: 20pt; font-weight: 700; color: {ACCENT}; }}

@@ -31,7 +31,7 @@ class Tiny(ThreadingHTTPServer):
 class Handler(BaseHTTPRequestHandler):
     server: Tiny
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         status, kind, body = self.server.answer
         self.send_response(status)
         self.send_header("Content-Type", kind)
