@@ -80,7 +80,7 @@ ACCENT = QColor("#f4c95d")
 ACCENT_INK = QColor("#231a05")  # text on the accent colour
 INK = QColor("#ece7ff")
 FAINT = QColor(236, 231, 255, 60)
-EMBLEM = QColor("#9a94c6")  # an empty slot's suit emblem: a silhouette, 3:1 on its slot
+EMBLEM = QColor(170, 164, 214, 205)  # laid over an empty slot's emblem: 3:1 on its slot
 
 
 @dataclass(frozen=True)
@@ -806,15 +806,16 @@ class TableScene(QGraphicsScene):
 
 
 def silhouette(pixmap: QPixmap, colour: QColor) -> QPixmap:
-    """`pixmap`'s shape in one colour. (The emblems' own colours, dimmed on an empty slot,
-    were near invisible on the night-blue felt: 1.1:1 for Moons and Demons.)"""
+    """`pixmap` washed over with `colour` (translucent: its inner lines still show). (The
+    emblems' own colours, dimmed on an empty slot, were near invisible on the night-blue
+    felt: 1.1:1 for Moons and Demons.)"""
     shape = QPixmap(pixmap.size())
     shape.setDevicePixelRatio(pixmap.devicePixelRatio())
     shape.fill(Qt.GlobalColor.transparent)
     painter = QPainter(shape)
     painter.drawPixmap(0, 0, pixmap)
-    painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
-    painter.fillRect(shape.rect(), colour)
+    painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceAtop)
+    painter.fillRect(shape.rect(), colour)  # (over the emblem: its lines still show through)
     painter.end()
     return shape
 

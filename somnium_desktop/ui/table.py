@@ -39,11 +39,13 @@ from .cards import CardDeck
 from .queued_keys import QueuedKey
 from .scene import ACCENT, STEAL_KEYS, TableScene
 from .style import repolish
+from .table_scale import scale_for, scaled_sheet
 from .view import TableView
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
 
+RESULT_SHARE = 0.3  # of the table's width: the least the result panel takes
 NARROW = 640  # a table narrower than this (pixels) puts its status line above the buttons
 
 
@@ -210,7 +212,7 @@ class GameOverPanel(QFrame):
         super().__init__(parent)
         self.setObjectName("gameOver")
         self.setAccessibleName("Game over")
-        layout = QVBoxLayout(self)
+        layout = self.box = QVBoxLayout(self)
         layout.setContentsMargins(36, 18, 36, 18)
         layout.setSpacing(8)
         self.close_button = QToolButton(self)  # in the top right corner, outside the layout
@@ -239,12 +241,20 @@ class GameOverPanel(QFrame):
         self.title.setText(title)
         self.detail.setText(detail)
         self.rematch.setVisible(can_rematch)
+        self.refit()
+        self.show()
+        self.raise_()
+
+    def refit(self) -> None:
+        """Its size for what it says (in the table's text size), never less than a share of
+        the table's width (it grows with the window), in the middle of the table."""
+        parent = self.parentWidget()
+        if parent is not None:
+            self.setMinimumWidth(min(parent.width(), round(parent.width() * RESULT_SHARE)))
         self.adjustSize()
         self.close_button.adjustSize()
         self.close_button.move(self.width() - self.close_button.width() - 6, 6)
         self.place()
-        self.show()
-        self.raise_()
 
     def place(self) -> None:
         parent = self.parentWidget()
@@ -425,6 +435,7 @@ class TableWidget(QWidget):
         self.status.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self._narrow: bool | None = None
         self._arrange_controls(narrow=False)
+        self.text_scale = 1.0
 
         self.log = GameLog()
         self.game_over = GameOverPanel(self.rematch_action, self.hide_result_action, self.view)
@@ -476,6 +487,21 @@ class TableWidget(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._arrange_controls(narrow=self.width() < NARROW)
+        self._rescale()
+
+    def _rescale(self) -> None:
+        """Text and the result panel grow with a large window (see table_scale)."""
+        scale = scale_for(self.width(), self.height())
+        if scale == self.text_scale:
+            return
+        self.text_scale = scale
+        self.setStyleSheet(scaled_sheet(scale))
+        self.status.ensurePolished()
+        self.status.setMinimumHeight(2 * self.status.fontMetrics().lineSpacing())
+        margin = round(36 * scale), round(18 * scale)
+        self.game_over.box.setContentsMargins(*margin, *margin)
+        if not self.game_over.isHidden():
+            self.game_over.refit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """A table key pressed while our turn's cards still move is kept and played once
@@ -504,7 +530,7 @@ class TableWidget(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view and event.type() == QEvent.Type.Resize:
-            self.game_over.place()
+            QTimer.singleShot(0, self, self.game_over.refit)  # (once the view has its size)
         return False
 
     # ----- the source -----

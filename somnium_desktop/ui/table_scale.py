@@ -1,0 +1,33 @@
+"""The table's words and result panel grow with the window, as its cards do."""
+
+from __future__ import annotations
+
+# The table's size (pixels) in a 1280x800 window, where its text has the style sheet's sizes.
+BASE_WIDTH, BASE_HEIGHT = 840, 740
+FOLLOW = 0.6  # how much of the cards' growth the text follows (all of it would shout)
+MOST = 1.8
+STEP = 0.1  # the scale moves in steps, so a resize restyles the table rarely
+
+# Object name -> the style sheet's point size at scale 1 (see style.STYLE_SHEET).
+POINTS = {
+    "gameName": 12, "gameId": 10, "watchingBadge": 10, "playerName": 11, "playerScore": 11,
+    "playerNote": 10, "status": 10, "gameOverTitle": 20, "gameOverDetail": 11,
+}
+
+
+def scale_for(width: int, height: int) -> float:
+    """The text's scale for a table of this size: 1 up to the base size, then more."""
+    grown = min(width / BASE_WIDTH, height / BASE_HEIGHT)
+    scale = 1 + max(0.0, grown - 1) * FOLLOW
+    return round(min(MOST, scale) / STEP) * STEP
+
+
+def scaled_sheet(scale: float) -> str:
+    """The table's own style sheet at `scale` (it wins over the app's for the same rules)."""
+    if scale <= 1:
+        return ""
+    rules = [f"#{name} {{ font-size: {points * scale:.1f}pt; }}" for name, points in POINTS.items()]
+    buttons = round(5 * scale), round(14 * scale), f"{10 * scale:.1f}pt"
+    rules.append("QToolButton#tableButton, QToolButton#primaryButton {{ padding: {}px {}px; "
+                 "font-size: {}; }}".format(*buttons))
+    return "\n".join(rules)

@@ -1,0 +1,49 @@
+"""Text and the result panel grow with a large window, as the cards do."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSize
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.ui.main_window import MainWindow
+from tests.ui.driver import play_to_the_end
+from tests.ui.test_main_window import window
+
+__all__ = ["window"]  # (the fixture)
+
+pytestmark = pytest.mark.usefixtures("app_style")
+
+
+def measure(qtbot: QtBot, window: MainWindow, size: QSize) -> dict[str, float]:
+    window.resize(size)
+    qtbot.waitUntil(lambda: window.size() == size)
+    qtbot.wait(50)
+    table = window.table
+    panel = table.game_over
+    return {
+        "card": table.scene.geometry.card_w,
+        "status": table.status.fontInfo().pixelSize(),
+        "name": table.me.name.fontInfo().pixelSize(),
+        "title": panel.title.fontInfo().pixelSize(),
+        "panel": panel.width() / table.view.width(),
+        "panel_height": panel.height(),
+        "button": table.draw_button.height(),
+    }
+
+
+def test_text_and_the_result_grow_with_the_window(qtbot: QtBot, window: MainWindow) -> None:
+    window.start_offline("careful", seed=3)
+    play_to_the_end(qtbot, window.table)
+    assert window.table.game_over.isVisible()
+    small = measure(qtbot, window, QSize(1280, 800))
+    large = measure(qtbot, window, QSize(1920, 1080))
+    assert large["card"] >= 1.4 * small["card"]
+    for key in ("status", "name", "title"):
+        assert large[key] >= 1.25 * small[key], (key, small[key], large[key])
+    assert large["panel_height"] >= 1.2 * small["panel_height"]
+    assert large["button"] >= 1.15 * small["button"]
+    assert large["panel"] >= 0.95 * small["panel"]  # the panel keeps its share of the table
+    back = measure(qtbot, window, QSize(1280, 800))
+    assert back["status"] == small["status"]  # and comes back on a smaller window
+    assert window.table.status.height() >= 2 * window.table.status.fontMetrics().lineSpacing()
