@@ -119,6 +119,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Somnium")
         self.settings = settings if settings is not None else Settings()
         self.table = TableWidget(deck, log_inside=False)
+        self.table.scene.settled.connect(lambda _view: self._retitle())  # (after the table's)
+        self.table.source_changed.connect(self._retitle)
         self._bot_levels = bot_levels
         self.online_options = online
         self.online: OnlinePlay | None = None
@@ -315,6 +317,11 @@ class MainWindow(QMainWindow):
                 f"back to {again} it again.")
         self.table.status.setText(text)
         self.table.announce(text)
+
+    def _retitle(self) -> None:
+        from .title import window_title
+
+        self.setWindowTitle(window_title(self.table.source, self.table.shown))
 
     def _replace_source(self, source: TableSource | None) -> None:
         old, self.source = self.source, source
