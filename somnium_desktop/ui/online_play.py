@@ -160,7 +160,10 @@ class OnlinePlay(QObject):
             if game is not None and game.closed:
                 game = None
             self.left_server.emit(game, BUILT_IN if self.built_in else self.server_setting)
+        leaving_built_in = self.built_in
         self._disconnect()
+        if leaving_built_in and url and self.local is not None:
+            self.local.close()  # unused now: it leaves once no other window uses it either
         self.server_setting = url
         self._generation += 1
         generation = self._generation

@@ -208,3 +208,30 @@ def test_a_double_click_on_create_makes_one_table(
         assert names.count("Twice") == 1, names
     finally:
         close_windows(qtbot, ada)
+
+
+def test_the_built_in_server_leaves_once_another_server_is_set(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    local = LocalServer(tmp_path / "data", idle=0.5)
+    window = open_window(qtbot, tmp_path, "Ada", "", local_server=local)
+    try:
+        qtbot.waitUntil(lambda: window.online is not None and window.online.lobby.loaded,
+                        timeout=30000)
+        assert local.owned
+        child = local.child
+        assert child is not None
+        window.settings.server_url = lobby.base  # as Settings does
+        window.apply_settings()
+        qtbot.waitUntil(lambda: window.lobby_panel.server.text() == f"Server: {lobby.base}")
+        assert local.wait_stopped(15)  # (it kept running, about 58 MB, until the app quit)
+        assert child.returncode == 0
+        window.settings.server_url = ""  # back to the built-in one: it starts again
+        window.apply_settings()
+        online = window.online
+        assert online is not None
+        qtbot.waitUntil(lambda: online.lobby.loaded and online.built_in, timeout=30000)
+        assert local.owned and local.child is not child
+    finally:
+        close_windows(qtbot, window)
+        assert local.wait_stopped(15)
