@@ -357,7 +357,7 @@ class LobbyPanel(QFrame):
         title.setObjectName("panelTitle")
         self.account = QLabel("Not signed in")
         self.account.setObjectName("panelHint")
-        self.account.setAccessibleName("Account")
+        self.account.setAccessibleDescription("Account")  # (its name is what it says)
         self.sign_in_button = QPushButton("Sign &in")
         self.sign_in_button.setAccessibleName("Sign in")
         self.sign_out_button = QPushButton("Sign &out")
@@ -372,7 +372,7 @@ class LobbyPanel(QFrame):
         self.server = QLabel("Server: connecting…")
         self.server.setObjectName("panelHint")
         self.server.setWordWrap(True)
-        self.server.setAccessibleName("Lobby server")
+        self.server.setAccessibleDescription("Lobby server")
         self.server.setToolTip("Change the server in Settings (Ctrl+,)")
 
         self.name_field = QLineEdit()
@@ -434,7 +434,7 @@ class LobbyPanel(QFrame):
         self.message = QLabel()
         self.message.setObjectName("status")
         self.message.setWordWrap(True)
-        self.message.setAccessibleName("Lobby message")
+        self.message.setAccessibleDescription("Lobby message")
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         layout.addWidget(title)

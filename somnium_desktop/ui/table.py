@@ -428,7 +428,8 @@ class TableWidget(QWidget):
         last.addWidget(self.concede_button)
         self.status = QLabel()
         self.status.setObjectName("status")
-        self.status.setAccessibleName("Table status")
+        # (no accessible name: a screen reader then reads what it says, not "Table status")
+        self.status.setAccessibleDescription("Table status")
         self.status.setWordWrap(True)
         # Room for two lines whatever it says, so a longer line never moves the table.
         self.status.setMinimumHeight(2 * self.status.fontMetrics().lineSpacing())
@@ -438,7 +439,10 @@ class TableWidget(QWidget):
         self.text_scale = 1.0
 
         self.log = GameLog()
-        self.game_over = GameOverPanel(self.rematch_action, self.hide_result_action, self.view)
+        # On the view's viewport, not the view: a scroll area shows screen readers only its
+        # viewport and scroll bars, so the result and Rematch were not in the tree.
+        self.game_over = GameOverPanel(self.rematch_action, self.hide_result_action,
+                                       self.view.viewport())
         self._result_hidden = False  # the player put the result away: keep it so for this game
 
         column = QVBoxLayout()
