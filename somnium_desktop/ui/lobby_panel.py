@@ -67,6 +67,12 @@ def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
     return True
 
 
+def short(name: str) -> str:
+    """A seat's name without its note: "Computer (Normal)" is "Computer" (the seat's column
+    says the level)."""
+    return name.split(" (", 1)[0] if name.endswith(")") and " (" in name else name
+
+
 def status_text(game: GameSummary) -> str:
     """How a lobby line stands: waiting for a player, whose turn it is, who won."""
     if game.host_away:
@@ -76,9 +82,9 @@ def status_text(game: GameSummary) -> str:
     if game.status == "playing":
         if game.turn is None:
             return "Playing"
-        return f"{game.names[game.turn]}'s turn"
+        return f"{short(game.names[game.turn])}'s turn"
     if game.winner is not None and game.winner in (0, 1):
-        return f"{game.names[game.winner]} won"
+        return f"{short(game.names[game.winner])} won"
     return "Finished"
 
 
@@ -323,7 +329,14 @@ class GameList(QTableWidget):
         if sum(floors) > room:  # (too narrow even for their headers: the name's stays)
             floor = self.horizontalHeader().minimumSectionSize()
             floors = [max(floor, lo * room // sum(floors)) for lo in floors]
-        sizes = share_out([wanted[c] for c in columns], room, floors)
+        # The status first (it says the most: "Bea's turn"), then the rest share what is left.
+        first = columns.index(STATUS)
+        rest_floors = sum(floors) - floors[first]
+        status = max(floors[first], min(wanted[STATUS], room - rest_floors))
+        others = [c for c in columns if c != STATUS]
+        shared = share_out([wanted[c] for c in others], room - status,
+                           [lo for c, lo in zip(columns, floors, strict=True) if c != STATUS])
+        sizes = [status if c == STATUS else shared[others.index(c)] for c in columns]
         for column, size in zip(columns, sizes, strict=True):
             if self.columnWidth(column) != size:
                 self.setColumnWidth(column, size)  # (the name's column stretches to the rest)

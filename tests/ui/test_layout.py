@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGraphicsSimpleTextItem
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.lobby_client import GameSummary, Seat
-from somnium_desktop.ui.lobby_panel import CELL_PADDING, COLUMNS, NAME
+from somnium_desktop.ui.lobby_panel import CELL_PADDING, COLUMNS, NAME, SEAT_1, STATUS
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from tests.ui.driver import close
@@ -18,7 +18,7 @@ from tests.ui.test_main_window import LEVELS, window
 __all__ = ["window"]  # (the fixture)
 
 ADA, BEA = Seat(0, "person", "u-ada", "Ada"), Seat(1, "person", "u-bea", "Bea")
-COMPUTER = Seat(1, "computer", None, "Computer")
+COMPUTER = Seat(1, "computer", None, "Computer (Normal)", "normal")
 GAMES = [
     GameSummary("A1", "Friday night", "playing", (ADA, BEA), turn=0, observers=1),
     GameSummary("B2", "Dee against the computer", "playing", (BEA, COMPUTER), turn=1),
@@ -112,11 +112,11 @@ def cut_cells(window: MainWindow) -> list[tuple[str, str]]:
 def test_the_lobby_columns_take_the_room(qtbot: QtBot, window: MainWindow) -> None:
     window.lobby_panel.set_games(GAMES, me=None)
     sized(qtbot, window, QSize(1280, 800))
-    cut = cut_cells(window)  # the seats and the status keep their words ("Bea's t…" before)
+    cut = cut_cells(window)  # the status keeps its words ("Bea's t…", "Compu…" before)
     games = window.lobby_panel.games
-    assert [text for text, _tip in cut if games.findItems(text, Qt.MatchFlag.MatchExactly)[0]
-            .column() != NAME] == []
-    assert all(text in tip for text, tip in cut)  # a long game name says it whole on hover
+    columns = {games.findItems(text, Qt.MatchFlag.MatchExactly)[0].column() for text, _ in cut}
+    assert STATUS not in columns and SEAT_1 not in columns, cut
+    assert all(text in tip for text, tip in cut)  # what gives says it whole on hover
     assert games.columnWidth(NAME) >= games.viewport().width() // 3
     sized(qtbot, window, None)  # at the least size some give way, and say it whole on hover
     for text, tip in cut_cells(window):
