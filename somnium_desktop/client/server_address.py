@@ -47,15 +47,16 @@ def checked_address(text: str) -> str:
     url = server_address(text)
     if not url:
         return url
-    problem = address_problem(url)
+    problem = address_problem(url, typed=text.strip())
     if problem:
         raise AddressError(problem)
     return url
 
 
-def address_problem(url: str) -> str:
-    """Why a lobby server's URL cannot be used ("" when it can)."""
-    shown = url if len(url) <= 60 else url[:59] + "…"
+def address_problem(url: str, typed: str = "") -> str:
+    """Why a lobby server's URL cannot be used ("" when it can), naming it as `typed`."""
+    shown = typed or url
+    shown = shown if len(shown) <= 60 else shown[:59] + "…"
     not_url = (f"“{shown}” is not a web address. Give a lobby server's address, "
                "e.g. https://somnium.example.org, or leave it empty for the built-in server.")
     if any(c.isspace() for c in url):

@@ -42,7 +42,7 @@ def test_what_is_no_address_is_refused_and_not_stored(
     press_ok(dialog)
     assert dialog.isVisible()  # still open, saying why
     assert dialog.problem.isVisible()
-    assert "is not a web address" in dialog.problem.text()
+    assert f"“{typed}” is not a web address" in dialog.problem.text()  # as typed
     assert settings.server_url == ""
     with pytest.raises(AddressError):
         settings.server_url = typed  # nor can it be stored another way
