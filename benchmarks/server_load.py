@@ -77,9 +77,14 @@ class Bench:
     async def player(self, base: str, seat: int) -> Player:
         name = f"bench-{self.tag}-{self.signed}"
         self.signed += 1
-        async with self.gate:
-            token = await sign_in(self.http, base, name)
-        return Player(base, token, name, seat)
+        http = session()
+        try:
+            async with self.gate:
+                token = await sign_in(http, base, name)
+        except BaseException:
+            await http.close()
+            raise
+        return Player(base, token, name, seat, http)
 
     async def pairs(self, count: int) -> list[tuple[Player, Player]]:
         """Players for `count` tables: A on one instance, B on the next."""
@@ -114,15 +119,20 @@ class Bench:
             for p in t.players:
                 if p.stream is not None:
                     p.stream.close()
+                await p.http.close()
 
     async def games(self) -> list[Row]:
         """The paced and the saturation scenarios on the same tables."""
         args = self.args
-        run = Run(self.http)
+        run = Run()
+        started = time.perf_counter()
         await seat_tables(run, await self.pairs(args.games), args.spread, args.seed)
+        print(f"{args.games} tables seated (players signed in, streams open) in "
+              f"{time.perf_counter() - started:.1f} s", flush=True)
         tasks = [asyncio.create_task(t.play(p)) for t in run.tables for p in t.players]
         try:
-            run.begin(Phase("warm-up", warm_up=True))
+            warm_up = Phase("warm-up", warm_up=True)
+            run.begin(warm_up)
             waits = [asyncio.create_task(run.warmed.wait()),
                      asyncio.create_task(run.failed.wait())]
             await asyncio.wait(waits, timeout=300, return_when=asyncio.FIRST_COMPLETED)
@@ -130,6 +140,8 @@ class Bench:
                 waiting.cancel()
             if run.error is not None or not run.warmed.is_set():
                 raise BenchError(run.error or "the warm-up did not end within 300 s")
+            print(f"warm-up: {len(warm_up.round_trips)} actions in "
+                  f"{time.perf_counter() - warm_up.start:.1f} s", flush=True)
             paced = Phase("paced", period=args.games / args.rate)
             await self.measure(run, paced, args.paced_seconds)
             saturation = Phase("saturation")
@@ -138,15 +150,15 @@ class Bench:
             await self.finish(run, tasks)
         return [
             Row(f"paced: {args.games} games at {args.rate:g}/s", paced,
-                *own_and_other(paced, run.board)),
+                *own_and_other(paced, run)),
             Row(f"saturation: {args.games} games", saturation,
-                *own_and_other(saturation, run.board)),
+                *own_and_other(saturation, run)),
         ]
 
     async def observers(self) -> Row:
         """Observers on a few games while their players move at a steady pace."""
         args = self.args
-        run = Run(self.http)
+        run = Run()
         await seat_tables(run, await self.pairs(args.observed_games), 0, args.seed)
         targets = [(self.bases[n % len(self.bases)],
                     run.tables[n % args.observed_games].game_id)
@@ -169,7 +181,7 @@ class Bench:
         finally:
             await self.finish(run, tasks)
             watchers.kill()
-        own, _, _ = own_and_other(phase, run.board)
+        own, _, _ = own_and_other(phase, run)
         other: list[float] = []
         lost = 0
         for game_id, seq, _seat, sent in phase.sends:
@@ -245,7 +257,8 @@ async def main(args: argparse.Namespace) -> None:
         print("\nround trip: request to answer; own stream: request to the action's event on "
               "the mover's stream;\nother streams: to the opponent's (players' rows) or every "
               "observer's; lost: events a stream never showed;\nCPU: user + system time of the "
-              "server processes (and the database's) from /proc, per action.\n"
+              "server processes (and the database's) from /proc, per action; the load "
+              "generator's\nshare of a core counts this process and the observers' process.\n"
               f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         if servers is not None:

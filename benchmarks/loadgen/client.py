@@ -135,6 +135,7 @@ class GameStream:
         self.board = board  # (game, seq) -> arrival time at seat 0, seat 1
         self.wake = wake  # set whenever something changes
         self.version = 0
+        self.snapshot_seq = 0
         self.view: dict[str, Any] = {}
         self.rematch: str | None = None
         self.ended = False
@@ -152,6 +153,7 @@ class GameStream:
             game = orjson.loads(event.data)["game"]
             self.version, self.view = game["version"], game["view"]
             self.rematch = game["rematch"]["game_id"]
+            self.snapshot_seq = game["seq"]
             if not self.snapshot.done():
                 self.snapshot.set_result(None)
         elif event.id is not None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .players import Phase
+from .players import Phase, Run
 
 COLUMNS = ("scenario", "actions/s", "round trip ms p50 / p95 / p99 / max",
            "own stream ms p50 / p99", "move -> other streams ms p50 / p99 / max", "lost",
-           "ended / rematches", "errors", "CPU us per action: server / database")
+           "ended / rematches", "errors", "CPU us per action: server / database",
+           "CPU % of a core: server / load generator")  # players + observers
 
 
 def quantile(ordered: list[float], q: float) -> float:
@@ -50,24 +51,28 @@ class Row:
             spread(phase.round_trips, (0.5, 0.95, 0.99, 1.0)), spread(self.own, (0.5, 0.99)),
             spread(self.other, (0.5, 0.99, 1.0)), str(self.lost),
             f"{phase.games_ended} / {phase.rematches}", str(phase.errors), per_action,
+            " / ".join(f"{100 * used / wall:.0f}" if used is not None and wall > 0 else "-"
+                       for used in (cpu.get("server"),
+                                    cpu.get("generator", 0) + cpu.get("observers", 0))),
         ]
 
 
-def own_and_other(
-    phase: Phase, board: dict[tuple[str, int], list[float]]
-) -> tuple[list[float], list[float], int]:
-    """Delays from each send to the mover's stream and to the opponent's; events not seen."""
-    own, other, lost = [], [], 0
+def own_and_other(phase: Phase, run: Run) -> tuple[list[float], list[float], int]:
+    """Delays from each send to the mover's stream and to the opponent's; events not seen.
+
+    An action made before the opponent's stream of a new game was open (the first move
+    after a rematch) reaches it in the snapshot: neither a delay nor lost.
+    """
+    own: list[float] = []
+    other: list[float] = []
+    lost = 0
     for game_id, seq, seat, sent in phase.sends:
-        seen = board.get((game_id, seq), [0.0, 0.0])
-        if seen[seat]:
-            own.append(seen[seat] - sent)
-        else:
-            lost += 1
-        if seen[1 - seat]:
-            other.append(seen[1 - seat] - sent)
-        else:
-            lost += 1
+        seen = run.board.get((game_id, seq), [0.0, 0.0])
+        for who, delays in ((seat, own), (1 - seat, other)):
+            if seen[who]:
+                delays.append(seen[who] - sent)
+            elif seq > run.opened.get((game_id, who), seq):
+                lost += 1
     return own, other, lost
 
 

@@ -60,11 +60,11 @@ STOP = Phase("stop")
 class Run:
     """The tables in play and the phase they are in."""
 
-    def __init__(self, http: aiohttp.ClientSession) -> None:
-        self.http = http
+    def __init__(self) -> None:
         self.phase = Phase("setting up", warm_up=True)
         self.tables: list[Table] = []
-        self.board: dict[tuple[str, int], list[float]] = {}
+        self.board: dict[tuple[str, int], list[float]] = {}  # see GameStream
+        self.opened: dict[tuple[str, int], int] = {}  # (game, seat) -> its snapshot's seq
         self.warming = 0
         self.warmed = asyncio.Event()
         self.error: str | None = None
@@ -93,12 +93,14 @@ class Run:
 
 @dataclass(eq=False)
 class Player:
-    """One seat of a table: a signed-in person on one server instance."""
+    """One seat of a table: a signed-in person on one server instance, with a client (and so
+    connections) of their own."""
 
     base: str
     token: str
     name: str
     seat: int
+    http: aiohttp.ClientSession
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     stream: GameStream | None = None
     ids: itertools.count[int] = field(default_factory=itertools.count)
@@ -106,7 +108,8 @@ class Player:
     async def follow(self, run: Run, game_id: str) -> None:
         """Open the game's stream (and its snapshot) before letting go of the last one."""
         stream = GameStream(game_id, self.seat, run.board, self.wake)
-        await stream.open(run.http, self.base, self.token)
+        await stream.open(self.http, self.base, self.token)
+        run.opened[(game_id, self.seat)] = stream.snapshot_seq
         if self.stream is not None:
             self.stream.close()
         self.stream = stream
@@ -126,13 +129,13 @@ class Table:
 
     async def open(self) -> None:
         host, guest = self.players
-        status, game = await call(self.run.http, "POST", f"{host.base}/games", host.token,
+        status, game = await call(host.http, "POST", f"{host.base}/games", host.token,
                                   {"name": f"bench {self.index}", "opponent": "person"})
         if status != 201:
             raise BenchError(f"creating a game: status {status}: {game}")
         self.game_id = game["id"]
         await host.follow(self.run, self.game_id)
-        status, game = await call(self.run.http, "POST",
+        status, game = await call(guest.http, "POST",
                                   f"{guest.base}/games/{self.game_id}/join", guest.token)
         if status != 200:
             raise BenchError(f"joining a game: status {status}: {game}")
@@ -208,7 +211,7 @@ class Table:
                 "action": choose(stream.view)}
         url = f"{player.base}/games/{stream.game_id}/actions"
         start = time.perf_counter()
-        status, answer = await call(self.run.http, "POST", url, player.token, body)
+        status, answer = await call(player.http, "POST", url, player.token, body)
         elapsed = time.perf_counter() - start
         if status != 200:
             phase.errors += 1
@@ -230,7 +233,7 @@ class Table:
 
     async def _rematch(self, player: Player, game_id: str) -> None:
         url = f"{player.base}/games/{game_id}/rematch"
-        status, answer = await call(self.run.http, "POST", url, player.token)
+        status, answer = await call(player.http, "POST", url, player.token)
         if status != 200:
             raise BenchError(f"a rematch was refused: {status} {answer}")
         new = answer["rematch"]["game_id"]
