@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,3 +94,22 @@ def test_cpu_time_is_read_from_proc() -> None:
     before = own.seconds()
     sum(n * n for n in range(3_000_000))
     assert own.seconds() > before
+
+
+def test_a_database_counts_its_backends_ended_and_live() -> None:
+    """Like a postmaster: the CPU of children it has waited for counts, and of live ones."""
+    postmaster = CpuSource("database", [os.getpid()], with_children=True)
+    before = postmaster.seconds()
+    burn = "sum(n * n for n in range(3_000_000))"
+    subprocess.run([sys.executable, "-c", burn], check=True, timeout=60)  # ended, waited for
+    ended = postmaster.seconds()
+    assert ended > before + 0.05
+    live = subprocess.Popen([sys.executable, "-c", f"{burn}; import time; time.sleep(30)"])
+    try:
+        deadline = time.monotonic() + 30
+        while postmaster.seconds() < ended + 0.05 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert postmaster.seconds() >= ended + 0.05
+    finally:
+        live.kill()
+        live.wait()

@@ -9,7 +9,7 @@ from .players import Phase, Run
 
 COLUMNS = ("scenario", "actions/s", "round trip ms p50 / p95 / p99 / max",
            "own stream ms p50 / p99", "move -> other streams ms p50 / p99 / max", "lost",
-           "ended / rematches", "errors", "CPU us per action: server / database",
+           "ended / rematches", "errors", "CPU us per action: server / database = both",
            "CPU % of a core: server / load generator")  # players + observers
 
 
@@ -41,11 +41,13 @@ class Row:
         actions = len(phase.round_trips)
         wall = phase.end - phase.start
         cpu = phase.cpu
-        per_action = (
-            f"{1e6 * cpu.get('server', 0) / actions:.0f} / "
-            + (f"{1e6 * cpu['database'] / actions:.0f}" if "database" in cpu else "-")
-            if actions and "server" in cpu else "-"
-        )
+        per_action = "-"
+        if actions and "server" in cpu:
+            server = 1e6 * cpu["server"] / actions
+            per_action = f"{server:.0f} / -"
+            if "database" in cpu:
+                database = 1e6 * cpu["database"] / actions
+                per_action = f"{server:.0f} / {database:.0f} = {server + database:.0f}"
         return [
             self.scenario, f"{actions / wall:.0f}" if wall > 0 else "-",
             spread(phase.round_trips, (0.5, 0.95, 0.99, 1.0)), spread(self.own, (0.5, 0.99)),
