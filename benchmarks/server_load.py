@@ -48,7 +48,7 @@ import aiohttp
 from benchmarks.loadgen.client import raise_file_limit, session, sign_in
 from benchmarks.loadgen.figures import Row, own_and_other, table
 from benchmarks.loadgen.observers import ObserverProcess, Watched, own_cpu_seconds
-from benchmarks.loadgen.players import STOP, Phase, Player, Run, seat_tables
+from benchmarks.loadgen.players import STOP, Phase, Player, Run, Table, seat_tables
 from benchmarks.loadgen.servers import (
     BenchError,
     CpuSource,
@@ -73,6 +73,7 @@ class Bench:
         self.tag = secrets.token_hex(3)  # names of this run's players
         self.signed = 0
         self.gate = asyncio.Semaphore(SIGN_INS_AT_ONCE)
+        self.everyone: list[Player] = []
 
     async def player(self, base: str, seat: int) -> Player:
         name = f"bench-{self.tag}-{self.signed}"
@@ -84,7 +85,9 @@ class Bench:
         except BaseException:
             await http.close()
             raise
-        return Player(base, token, name, seat, http)
+        player = Player(base, token, name, seat, http)
+        self.everyone.append(player)
+        return player
 
     async def pairs(self, count: int) -> list[tuple[Player, Player]]:
         """Players for `count` tables: A on one instance, B on the next."""
@@ -115,11 +118,15 @@ class Bench:
         run.begin(STOP)
         await asyncio.sleep(1.0)  # the last events on their way to the streams
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
-        for t in run.tables:
-            for p in t.players:
-                if p.stream is not None:
-                    p.stream.close()
-                await p.http.close()
+        await self.close(run.tables)
+
+    async def close(self, tables: Sequence[Table] | None = None) -> None:
+        """Close the players' streams and clients: those of `tables`, or everyone's."""
+        players = self.everyone if tables is None else [p for t in tables for p in t.players]
+        for player in players:
+            if player.stream is not None:
+                player.stream.close()
+            await player.http.close()
 
     async def games(self) -> list[Row]:
         """The paced and the saturation scenarios on the same tables."""
@@ -248,10 +255,13 @@ async def main(args: argparse.Namespace) -> None:
                   flush=True)
             bench = Bench(http, bases, sources, args)
             rows = []
-            if args.games:
-                rows += await bench.games()
-            if args.observers:
-                rows.append(await bench.observers())
+            try:
+                if args.games:
+                    rows += await bench.games()
+                if args.observers:
+                    rows.append(await bench.observers())
+            finally:
+                await bench.close()
         print()
         print(table(rows))
         print("\nround trip: request to answer; own stream: request to the action's event on "

@@ -138,7 +138,8 @@ class Table:
         status, game = await call(guest.http, "POST",
                                   f"{guest.base}/games/{self.game_id}/join", guest.token)
         if status != 200:
-            raise BenchError(f"joining a game: status {status}: {game}")
+            where = "" if guest.base == host.base else f" on {guest.base}, made on {host.base}"
+            raise BenchError(f"joining game {self.game_id}{where}: status {status}: {game}")
         await guest.follow(self.run, self.game_id)
 
     async def slot(self) -> Phase | None:
@@ -254,7 +255,11 @@ async def seat_tables(run: Run, players: list[tuple[Player, Player]], spread: in
     rng = random.Random(seed)
     tables = [Table(run, n, pair) for n, pair in enumerate(players)]
     for start in range(0, len(tables), 50):
-        await asyncio.gather(*(t.open() for t in tables[start:start + 50]))
+        opened = await asyncio.gather(*(t.open() for t in tables[start:start + 50]),
+                                      return_exceptions=True)
+        for outcome in opened:
+            if isinstance(outcome, BaseException):
+                raise outcome
     for table in tables:
         table.skip = rng.randrange(spread) if spread > 0 else 0
     run.tables.extend(tables)
