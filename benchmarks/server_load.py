@@ -119,6 +119,9 @@ class Bench:
         await asyncio.sleep(1.0)  # the last events on their way to the streams
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
         await self.close(run.tables)
+        if run.actions_left <= 0:
+            print(f"the players stopped at --max-actions {self.args.max_actions}: the later "
+                  "figures cover fewer actions than their window allowed", flush=True)
 
     async def close(self, tables: Sequence[Table] | None = None) -> None:
         """Close the players' streams and clients: those of `tables`, or everyone's."""
@@ -131,7 +134,7 @@ class Bench:
     async def games(self) -> list[Row]:
         """The paced and the saturation scenarios on the same tables."""
         args = self.args
-        run = Run()
+        run = Run(args.max_actions)
         started = time.perf_counter()
         await seat_tables(run, await self.pairs(args.games), args.spread, args.seed)
         print(f"{args.games} tables seated (players signed in, streams open) in "
@@ -165,7 +168,7 @@ class Bench:
     async def observers(self) -> Row:
         """Observers on a few games while their players move at a steady pace."""
         args = self.args
-        run = Run()
+        run = Run(args.max_actions)
         await seat_tables(run, await self.pairs(args.observed_games), 0, args.seed)
         targets = [(self.bases[n % len(self.bases)],
                     run.tables[n % args.observed_games].game_id)
@@ -321,6 +324,8 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
              "database's")
     add("--database-cluster", type=Path, default=None,
         help="the PostgreSQL data directory: its postmaster.pid gives --database-pid")
+    add("--max-actions", type=_bounded(1, 10_000_000, int), default=1_000_000,
+        help="no scenario's players make more actions than this (default 1,000,000)")
     add("--seed", type=int, default=21, help="seeds the warm-up lengths")
     args = parser.parse_args(argv)
     if args.server and (args.instances > 1 or args.database_url):

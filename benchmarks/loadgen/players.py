@@ -60,7 +60,8 @@ STOP = Phase("stop")
 class Run:
     """The tables in play and the phase they are in."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_actions: int) -> None:
+        self.actions_left = max_actions  # a bound on the requests, whatever the windows
         self.phase = Phase("setting up", warm_up=True)
         self.tables: list[Table] = []
         self.board: dict[tuple[str, int], list[float]] = {}  # see GameStream
@@ -143,7 +144,15 @@ class Table:
         await guest.follow(self.run, self.game_id)
 
     async def slot(self) -> Phase | None:
-        """Wait until this table may act; the phase to count the action in, None at the end."""
+        """Wait until this table may act; the phase to count the action in, None at the end
+        (or once the run's actions are spent)."""
+        phase = await self._turn()
+        if phase is None or self.run.actions_left <= 0:
+            return None
+        self.run.actions_left -= 1
+        return phase
+
+    async def _turn(self) -> Phase | None:
         while True:
             phase = self.run.phase
             if phase is STOP:
