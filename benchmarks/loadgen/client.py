@@ -50,15 +50,26 @@ def session() -> aiohttp.ClientSession:
 async def call(
     http: aiohttp.ClientSession, method: str, url: str, token: str, body: Any = None
 ) -> tuple[int, Any]:
-    """A JSON request signed with `token`: (status, decoded answer)."""
+    """A JSON request signed with `token`: (status, decoded answer).
+
+    A kept-alive connection the server closed just as it was reused is tried once more, as
+    HTTP clients do; the benchmark's writes are safe to repeat (an action's id makes it
+    exactly-once, a rematch asked twice is asked once).
+    """
     headers = {"Authorization": f"Bearer {token}"}
     data = None
     if body is not None:
         data = orjson.dumps(body)
         headers["Content-Type"] = "application/json"
-    async with http.request(method, url, data=data, headers=headers) as response:
-        raw = await response.read()
-        return response.status, orjson.loads(raw) if raw else None
+    for attempt in (1, 2):
+        try:
+            async with http.request(method, url, data=data, headers=headers) as response:
+                raw = await response.read()
+                return response.status, orjson.loads(raw) if raw else None
+        except aiohttp.ServerDisconnectedError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 async def sign_in(http: aiohttp.ClientSession, base: str, name: str) -> str:
