@@ -29,6 +29,7 @@ REDIRECT = "http://127.0.0.1:9/callback"  # never visited: the code is read from
 REQUEST_TIMEOUT = aiohttp.ClientTimeout(total=30)
 # The server's keep-alive comes every 15 s: a stream silent for much longer is dead.
 STREAM_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=30, sock_read=60)
+KEEP_IDLE = 4.0
 REQUEST_ID = re.compile(r"name='request' value='([^']+)'")
 
 
@@ -40,9 +41,10 @@ def raise_file_limit() -> None:
 
 
 def session() -> aiohttp.ClientSession:
-    """One client for many players: no connection limit, no cookie jar (sign-in sets its own)."""
+    """A client: no connection limit, no cookie jar (sign-in sets its own), and idle
+    connections let go before the server's keep-alive timeout (uvicorn's: 5 s) closes them."""
     return aiohttp.ClientSession(
-        connector=aiohttp.TCPConnector(limit=0, force_close=False),
+        connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=KEEP_IDLE),
         cookie_jar=aiohttp.DummyCookieJar(), timeout=REQUEST_TIMEOUT,
     )
 
@@ -66,7 +68,7 @@ async def call(
             async with http.request(method, url, data=data, headers=headers) as response:
                 raw = await response.read()
                 return response.status, orjson.loads(raw) if raw else None
-        except aiohttp.ServerDisconnectedError:
+        except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
