@@ -99,6 +99,14 @@ class Bench:
         ))
         return [(a, b) for a, b in made]
 
+    async def lobby_streams(self, pairs: list[tuple[Player, Player]]) -> None:
+        """With --lobby-streams, each player opens the lobby's stream first, as the app does."""
+        if not self.args.lobby_streams:
+            return
+        players = [p for pair in pairs for p in pair]
+        for start in range(0, len(players), 100):
+            await asyncio.gather(*(p.watch_lobby() for p in players[start:start + 100]))
+
     async def measure(self, run: Run, phase: Phase, seconds: float,
                       extra: Sequence[CpuSource] = ()) -> None:
         """Run `phase` for `seconds`, noting the CPU each part used meanwhile."""
@@ -119,6 +127,10 @@ class Bench:
         await asyncio.sleep(1.0)  # the last events on their way to the streams
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
         await self.close(run.tables)
+        lobbies = [p.lobby for t in run.tables for p in t.players if p.lobby is not None]
+        if lobbies:
+            print(f"{len(lobbies)} lobby streams received "
+                  f"{sum(lobby.events for lobby in lobbies)} events", flush=True)
         if run.actions_left <= 0:
             print(f"the players stopped at --max-actions {self.args.max_actions}: the later "
                   "figures cover fewer actions than their window allowed", flush=True)
@@ -129,6 +141,8 @@ class Bench:
         for player in players:
             if player.stream is not None:
                 player.stream.close()
+            if player.lobby is not None:
+                player.lobby.close()
             await player.http.close()
 
     async def games(self) -> list[Row]:
@@ -136,7 +150,9 @@ class Bench:
         args = self.args
         run = Run(args.max_actions)
         started = time.perf_counter()
-        await seat_tables(run, await self.pairs(args.games), args.spread, args.seed)
+        pairs = await self.pairs(args.games)
+        await self.lobby_streams(pairs)
+        await seat_tables(run, pairs, args.spread, args.seed)
         print(f"{args.games} tables seated (players signed in, streams open) in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
         tasks = [asyncio.create_task(t.play(p)) for t in run.tables for p in t.players]
@@ -169,7 +185,9 @@ class Bench:
         """Observers on a few games while their players move at a steady pace."""
         args = self.args
         run = Run(args.max_actions)
-        await seat_tables(run, await self.pairs(args.observed_games), 0, args.seed)
+        pairs = await self.pairs(args.observed_games)
+        await self.lobby_streams(pairs)
+        await seat_tables(run, pairs, 0, args.seed)
         targets = [(self.bases[n % len(self.bases)],
                     run.tables[n % args.observed_games].game_id)
                    for n in range(args.observers)]
@@ -310,6 +328,9 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     add("--observer-interval", type=_bounded(0.01, 10), default=0.2,
         help="seconds between moves of a watched game (default 0.2)")
     add("--observer-seconds", type=_bounded(0.5, 600), default=10)
+    add("--lobby-streams", action="store_true",
+        help="each player also keeps a signed lobby stream open, as the app does (every turn "
+             "passed is then an event to every player)")
     add("--server", action="append", default=[], metavar="URL",
         help="load this running server (http://127.0.0.1:PORT) instead of starting one; "
              "repeat for several instances")

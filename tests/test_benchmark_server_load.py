@@ -53,8 +53,10 @@ def test_a_tiny_run_prints_one_table_of_sane_figures() -> None:
     done = run_bench("--games", "4", "--rate", "40", "--paced-seconds", "2",
                      "--saturation-seconds", "4", "--spread", "40", "--observers", "30",
                      "--observed-games", "2", "--observer-interval", "0.1",
-                     "--observer-seconds", "2")
+                     "--observer-seconds", "2", "--lobby-streams")
     assert done.returncode == 0, done.stderr[-2000:]
+    lobbies = re.search(r"^8 lobby streams received (\d+) events$", done.stdout, re.MULTILINE)
+    assert lobbies and int(lobbies.group(1)) >= 8, done.stdout  # a snapshot each, and more
     rows = [[cell.strip() for cell in match.group(1).split(" | ")]
             for line in done.stdout.splitlines() if (match := ROW.match(line))]
     assert [row[0] for row in rows] == [

@@ -189,3 +189,27 @@ class GameStream:
     def close(self) -> None:
         if self.task is not None:
             self.task.cancel()
+
+
+class LobbyStream:
+    """A player's signed lobby stream, open the whole run as the app keeps one; its events
+    (games created and finished, turns passed, observer counts) are only counted."""
+
+    def __init__(self) -> None:
+        self.events = 0
+        self.task: asyncio.Task[None] | None = None
+        self.snapshot: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def open(self, http: aiohttp.ClientSession, base: str, token: str) -> None:
+        response = await open_stream(http, f"{base}/lobby/events", token)
+        self.task = asyncio.create_task(read_events(response, self.take))
+        await asyncio.wait_for(asyncio.shield(self.snapshot), 60)
+
+    def take(self, event: ServerEvent, now: float) -> None:
+        self.events += 1
+        if not self.snapshot.done():
+            self.snapshot.set_result(None)
+
+    def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()

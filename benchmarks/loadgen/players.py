@@ -19,7 +19,7 @@ from typing import Any
 
 import aiohttp
 
-from .client import GameStream, call
+from .client import GameStream, LobbyStream, call
 from .servers import BenchError
 
 MAX_ERRORS = 50  # refused actions before the run gives up
@@ -104,7 +104,12 @@ class Player:
     http: aiohttp.ClientSession
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     stream: GameStream | None = None
+    lobby: LobbyStream | None = None
     ids: itertools.count[int] = field(default_factory=itertools.count)
+
+    async def watch_lobby(self) -> None:
+        self.lobby = LobbyStream()
+        await self.lobby.open(self.http, self.base, self.token)
 
     async def follow(self, run: Run, game_id: str) -> None:
         """Open the game's stream (and its snapshot) before letting go of the last one."""
