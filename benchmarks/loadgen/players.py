@@ -11,6 +11,7 @@ often tables may act; each action counts in the phase it was sent in.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 import time
@@ -232,9 +233,10 @@ class Table:
             phase.errors += 1
             if phase.errors > MAX_ERRORS:
                 raise BenchError(f"{phase.errors} actions refused; the last: {status} {answer}")
-            # the stream will show where the game really is
+            # the stream will show where the game really is; else try again in a moment
             player.wake.clear()
-            await asyncio.wait_for(player.wake.wait(), 5)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(player.wake.wait(), 1)
             return True
         phase.round_trips.append(elapsed)
         phase.sends.append((stream.game_id, answer["seq"], player.seat, start))
@@ -243,7 +245,11 @@ class Table:
         # act again only once the own stream has shown this action
         while stream.version < answer["version"] and not stream.ended:
             player.wake.clear()
-            await asyncio.wait_for(player.wake.wait(), 30)
+            try:
+                await asyncio.wait_for(player.wake.wait(), 30)
+            except TimeoutError:
+                raise BenchError(f"{player.name}'s stream of {stream.game_id} did not show "
+                                 f"version {answer['version']} within 30 s") from None
         return True
 
     async def _rematch(self, player: Player, game_id: str) -> None:
