@@ -52,6 +52,7 @@ from benchmarks.loadgen.servers import (
     ServerProcesses,
     listening_pid,
     loopback_base,
+    peak_memory_mb,
     postgres_pid,
 )
 
@@ -118,8 +119,12 @@ async def main(args: argparse.Namespace) -> None:
                     rows.append(await bench.observers())
             finally:
                 await bench.close()
+            servers_cpu = [s for s in sources if s.name == "server"]
+            memory = peak_memory_mb(servers_cpu[0].pids) if servers_cpu else 0.0
         print()
         print(table(rows))
+        if memory:
+            print(f"\nthe server processes' peak resident memory: {memory:.0f} MB")
         print("\nround trip: request to answer; own stream: request to the action's event on "
               "the mover's stream;\nother streams: to the opponent's (players' rows) or every "
               "observer's; lost: events a stream never showed;\nCPU: user + system time of the "

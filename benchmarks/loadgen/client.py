@@ -170,6 +170,8 @@ class GameStream:
             if not self.snapshot.done():
                 self.snapshot.set_result(None)
         elif event.id is not None:
+            if event.event != "rematch" and '"view":' not in event.data:
+                return  # an action's earlier events: the last one carries the view
             data = orjson.loads(event.data)
             if data["event"]["type"] == "rematch":
                 self.rematch = data["event"]["game_id"]

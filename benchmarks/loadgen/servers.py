@@ -124,6 +124,20 @@ def _ticks_or_zero(pid: int) -> int:
         return 0
 
 
+def peak_memory_mb(pids: list[int]) -> float:
+    """The peak resident memory of processes, summed, in MB (0 for those gone)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            if line.startswith("VmHWM:"):
+                total += int(line.split()[1]) / 1024
+    return total
+
+
 def postgres_pid(pid: int | None, cluster: Path | None) -> int | None:
     """The postmaster's pid: given, or the first line of the cluster's postmaster.pid."""
     if pid is not None or cluster is None:
