@@ -168,9 +168,8 @@ class Bench:
         finally:
             await self.finish(run, tasks)
             watchers.kill()
-        own, _, _ = own_and_other(phase, run)
+        own, _, lost = own_and_other(phase, run)  # lost: on the players' streams
         other: list[float] = []
-        lost = 0
         for game_id, seq, _seat, sent in phase.sends:
             seen = watched.arrivals.get((game_id, seq), [])
             other.extend(t - sent for t in seen)
