@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import os
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -146,8 +145,3 @@ class ObserverProcess:
         if self.process.is_alive():
             self.process.kill()
             self.process.join(5)
-
-
-def own_cpu_seconds() -> float:
-    times = os.times()
-    return times.user + times.system

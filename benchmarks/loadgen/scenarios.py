@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from .client import session, sign_in
 from .figures import Row, own_and_other
-from .observers import ObserverProcess, Watched, own_cpu_seconds
+from .observers import ObserverProcess, Watched
 from .players import STOP, Phase, Player, Run, Table, seat_tables
-from .servers import BenchError, CpuSource
+from .servers import BenchError, CpuSource, own_cpu_seconds
 
 SIGN_INS_AT_ONCE = 16
 

@@ -138,6 +138,12 @@ def peak_memory_mb(pids: list[int]) -> float:
     return total
 
 
+def own_cpu_seconds() -> float:
+    """User + system CPU time of this process so far (the load generator's)."""
+    times = os.times()
+    return times.user + times.system
+
+
 def postgres_pid(pid: int | None, cluster: Path | None) -> int | None:
     """The postmaster's pid: given, or the first line of the cluster's postmaster.pid."""
     if pid is not None or cluster is None:
