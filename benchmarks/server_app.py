@@ -39,7 +39,7 @@ from somnium_server.models import PersonOpponent
 from somnium_server.onewrite import OneWriteProtocol
 from somnium_server.sessions import issue_session
 
-from .server_load import choose
+from .loadgen.players import choose
 
 UNLIMITED = RateLimit(1_000_000, 1)
 

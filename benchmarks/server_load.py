@@ -1,467 +1,217 @@
-"""Load figures for the lobby server: observer fan-out, paced and saturated action round trips.
+"""Load figures for the lobby server, measured the way players play.
 
-Starts `somnium-server` as its own process on 127.0.0.1 with a fresh SQLite file (every action
-durable, as shipped), makes users and sessions through the storage layer, and drives it from an
-asyncio load generator in this process (raw sockets, so the generator stays cheap):
+Every game's two players keep their event streams open for the game's whole life, rematches
+included; the one to move acts only once its own stream shows the previous action, against the
+version it shows. Scenarios, each a window of time that includes game ends and rematches:
 
-1. fan-out: N observers stream one game while two players make MOVES moves INTERVAL apart;
-   latency = from just before a move is sent to the moment each observer receives its event.
-2. paced: M games played at once, paced to RATE actions/s in all; action round-trip latency.
-3. saturation: the same games, every player acting again as soon as answered, for a while.
+1. paced: GAMES games (at every stage, after a random warm-up) paced to RATE actions/s in all;
+2. saturation: the same games, each move made as soon as the mover's stream allows;
+3. observers: OBSERVERS streams watching OBSERVED_GAMES games (following their rematches)
+   while their players move every OBSERVER_INTERVAL seconds.
 
-Prints percentiles and the server process's CPU and memory. Loopback only; every loop bounded.
+For each: the achieved actions/s, the mover's round trip (request to answer), the delay from
+the request to the action's event on the mover's own stream and on the other streams (the
+opponent's, or the observers'), events never delivered, games ended and rematches, and the CPU
+time of the server processes (and of PostgreSQL's, given its pid or cluster) per action, from
+/proc. One table at the end.
 
-    python benchmarks/server_load.py                      # the issue's targets
-    python benchmarks/server_load.py --observers 1000 --games 50 --paced-seconds 5   # quicker
+By default it starts this checkout's `somnium-server` as a process of its own on 127.0.0.1
+(uvicorn, a fresh SQLite file in a temp directory, local accounts for the players' sign-in, the
+limits raised); `--server URL` (repeatable) loads running servers instead: they must listen on a
+loopback address and offer local accounts with generous limits. With several servers or
+`--instances N`, a table's player A uses one instance and player B the next. Every phase is
+bounded in time; requests go to loopback addresses only.
+
+    python -m benchmarks.server_load          # 200 games at 1,000/s, saturation, 1,000 observers
+    python -m benchmarks.server_load --observers 10000 --games 0
+    python -m benchmarks.server_load --games 20 --rate 100 --paced-seconds 5 --observers 100
+    python -m benchmarks.server_load --database-url postgresql://bench@127.0.0.1:5432/bench \\
+        --instances 2 --database-cluster /tmp/pg     # with PostgreSQL's CPU counted
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
 import os
-import re
-import resource
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass, field
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-import orjson
+import aiohttp
 
-from somnium_server.sessions import issue_session
-from somnium_server.sqlite_storage import SQLiteStorage
-
-ID_LINE = re.compile(rb"(?m)^id: (\d+)$")
-CLK_TCK = os.sysconf("SC_CLK_TCK")
-
-
-# -- the server process ------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class ServerProcess:
-    def __init__(self, database: Path, port: int) -> None:
-        self.port = port
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "somnium_server", "--port", str(port), "--database",
-             str(database), "--access-log", "false", "--log-level", "warning",
-             "--max-streams", "100000", "--rate-act", "1000000/1", "--rate-create", "1000000/1",
-             "--rate-join", "1000000/1", "--keepalive", "15"],
-        )
-
-    def cpu_seconds(self) -> float:
-        return sum(self.cpu_split())
-
-    def cpu_split(self) -> tuple[float, float]:
-        """(user, system) CPU seconds so far."""
-        fields_ = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return int(fields_[11]) / CLK_TCK, int(fields_[12]) / CLK_TCK  # utime, stime
-
-    def memory_mb(self) -> tuple[float, float]:
-        """(resident now, peak resident) in MB."""
-        values = {}
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            name, _, rest = line.partition(":")
-            if name in ("VmRSS", "VmHWM"):
-                values[name] = int(rest.split()[0]) / 1024
-        return values["VmRSS"], values["VmHWM"]
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+from benchmarks.loadgen.client import raise_file_limit, session
+from benchmarks.loadgen.figures import table
+from benchmarks.loadgen.scenarios import Bench
+from benchmarks.loadgen.servers import (
+    BenchError,
+    CpuSource,
+    ServerProcesses,
+    listening_pid,
+    loopback_base,
+    peak_memory_mb,
+    postgres_pid,
+)
 
 
-class Meter:
-    """CPU use of the server over a phase."""
-
-    def __init__(self, server: ServerProcess) -> None:
-        self.server = server
-        self.split0 = server.cpu_split()
-        self.cpu0 = sum(self.split0)
-        self.own0 = _own_cpu()
-        self.wall0 = time.perf_counter()
-
-    def report(self, actions: int = 0, per: str = "action") -> str:
-        (user_now, system_now), (user0, system0) = self.server.cpu_split(), self.split0
-        user, system = user_now - user0, system_now - system0
-        cpu = user + system
-        own = _own_cpu() - self.own0
-        wall = time.perf_counter() - self.wall0
-        rss, peak = self.server.memory_mb()
-        per_action = (
-            f", {1e6 * cpu / actions:.1f} us of server CPU per {per} (user "
-            f"{1e6 * user / actions:.0f} + system {1e6 * system / actions:.0f})"
-            if actions else ""
-        )
-        return (f"server CPU {100 * cpu / wall:.0f}% of one core{per_action}, RSS {rss:.0f} MB "
-                f"(peak {peak:.0f} MB); load generator CPU {100 * own / wall:.0f}%")
+async def wait_up(http: aiohttp.ClientSession, bases: list[str],
+                  servers: ServerProcesses | None) -> None:
+    for base in bases:
+        for _ in range(600):
+            if servers is not None:
+                servers.check_alive()
+            try:
+                async with http.get(f"{base}/health") as answer:
+                    if answer.status == 200:
+                        break
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.05)
+        else:
+            raise BenchError(f"{base} did not answer /health within 30 s")
 
 
-def _own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-# -- a small HTTP/1.1 keep-alive client --------------------------------------------------------
-class Http:
-    """One keep-alive connection; requests on it go one at a time."""
-
-    def __init__(self, port: int, token: str | None = None) -> None:
-        self.port = port
-        self.token = token
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        try:
-            return await self._request(method, path, body)
-        except (asyncio.IncompleteReadError, ConnectionError):
-            # the server closed an idle keep-alive connection; a retried action is safe
-            # (the action id makes it exactly-once)
-            self.close()
-            self.writer = None
-            return await self._request(method, path, body)
-
-    async def _request(self, method: str, path: str, body: Any) -> tuple[int, Any]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        assert self.reader is not None
-        payload = b"" if body is None else orjson.dumps(body)
-        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(payload)}\r\n"
-        if payload:
-            head += "Content-Type: application/json\r\n"
-        if self.token:
-            head += f"Authorization: Bearer {self.token}\r\n"
-        self.writer.write(head.encode() + b"\r\n" + payload)
-        status_line = await self.reader.readuntil(b"\r\n")
-        headers = await self.reader.readuntil(b"\r\n\r\n")
-        length = 0
-        for line in headers.split(b"\r\n"):
-            if line[:15].lower() == b"content-length:":
-                length = int(line[15:])
-        data = await self.reader.readexactly(length)
-        return int(status_line.split()[1]), orjson.loads(data) if data else None
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-
-
-class StreamReader(asyncio.Protocol):
-    """A cheap SSE client: notes when each event id first arrives."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.arrived: dict[int, float] = {}
-        self.snapshot = asyncio.get_running_loop().create_future()
-        self.transport: Any = None
-        self.tail = b""
-
-    def connection_made(self, transport: Any) -> None:  # uvloop's are not asyncio.Transport
-        self.transport = transport
-        transport.write(f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-
-    def data_received(self, data: bytes) -> None:
-        now = time.perf_counter()
-        if not self.snapshot.done() and b"event: snapshot" in data:
-            self.snapshot.set_result(None)
-        chunk = self.tail + data
-        self.tail = chunk[-24:]
-        for match in ID_LINE.finditer(chunk):
-            self.arrived.setdefault(int(match.group(1)), now)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.snapshot.done():
-            self.snapshot.set_exception(ConnectionError("stream closed"))
-
-
-async def open_stream(loop: asyncio.AbstractEventLoop, port: int, path: str) -> StreamReader:
-    _, reader = await loop.create_connection(lambda: StreamReader(path), "127.0.0.1", port)
-    return reader
-
-
-# -- the game --------------------------------------------------------------------------------
-def choose(view: dict[str, Any]) -> dict[str, Any]:
-    """A plausible move from the view's legal list (no rules here: the list is the engine's)."""
-    legal: list[dict[str, Any]] = view["legal"]
-    steals = [a for a in legal if a["type"] == "steal"]
-    if steals:
-        return steals[0]
-    if len(view["table"]) >= 2 and {"type": "end_turn"} in legal:
-        return {"type": "end_turn"}
-    return legal[0]
-
-
-@dataclass
-class Table:
-    """One game between two benchmark players."""
-
-    port: int
-    tokens: tuple[str, str]
-    game_id: str = ""
-    version: int = 0
-    view: dict[str, Any] = field(default_factory=dict)
-    clients: tuple[Http, Http] = field(init=False)
-    ids: itertools.count[int] = field(default_factory=itertools.count)
-
-    def __post_init__(self) -> None:
-        self.clients = (Http(self.port, self.tokens[0]), Http(self.port, self.tokens[1]))
-
-    async def open(self) -> None:
-        status, game = await self.clients[0].request(
-            "POST", "/games", {"name": "bench", "opponent": "person"}
-        )
-        assert status == 201, game
-        status, game = await self.clients[1].request("POST", f"/games/{game['id']}/join")
-        assert status == 200, game
-        self.game_id, self.version, self.view = game["id"], game["version"], game["view"]
-
-    async def move(self) -> tuple[float, dict[str, Any]]:
-        """One action by the player to move; returns (round trip seconds, answer)."""
-        if self.view["over"]:
-            await self.open()
-        client = self.clients[self.view["turn"]]
-        body = {"action_id": f"b{next(self.ids)}", "version": self.version,
-                "action": choose(self.view)}
-        start = time.perf_counter()
-        status, answer = await client.request("POST", f"/games/{self.game_id}/actions", body)
-        elapsed = time.perf_counter() - start
-        assert status == 200, answer
-        self.version, self.view = answer["version"], answer["view"]
-        return elapsed, answer
-
-    def close(self) -> None:
-        for client in self.clients:
-            client.close()
-
-
-# -- figures -----------------------------------------------------------------------------------
-def p99(samples: list[float]) -> float:
-    """The 99th percentile, in milliseconds."""
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000 if ordered else 0.0
-
-
-def percentiles(samples: list[float]) -> str:
-    if not samples:
-        return "no samples"
-    ordered = sorted(samples)
-
-    def at(q: float) -> float:
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-
-    return (f"p50 {at(0.50):.1f} ms, p90 {at(0.90):.1f} ms, p99 {at(0.99):.1f} ms, "
-            f"max {ordered[-1] * 1000:.1f} ms (n={len(ordered)})")
-
-
-def verdict(what: str, value: float, target: float, unit: str, higher_is_better: bool) -> None:
-    """Say whether a figure meets the issue's target, and by how much it misses."""
-    met = value >= target if higher_is_better else value <= target
-    sign = ">=" if higher_is_better else "<="
-    if met:
-        print(f"TARGET met: {what} {value:.1f} {unit} ({sign} {target:g} {unit})")
+def cpu_sources(args: argparse.Namespace, bases: list[str],
+                servers: ServerProcesses | None) -> list[CpuSource]:
+    if servers is not None:
+        sources = [servers.cpu()]
     else:
-        factor = target / value if higher_is_better and value else value / target
-        print(f"TARGET missed: {what} {value:.1f} {unit} (target {sign} {target:g} {unit}; "
-              f"{factor:.1f}x off)")
-
-
-async def make_tokens(database: Path, count: int) -> list[str]:
-    storage = SQLiteStorage(database)
-    try:
-        tokens = []
-        for n in range(count):
-            user = await storage.create_user(f"bench-{n}")
-            tokens.append(await issue_session(storage, user.id, 86400))
-        return tokens
-    finally:
-        await storage.close()
-
-
-async def wait_up(port: int) -> None:
-    for _ in range(300):
-        try:
-            client = Http(port)
-            status, _ = await client.request("GET", "/health")
-            client.close()
-            if status == 200:
-                return
-        except OSError:
-            pass
-        await asyncio.sleep(0.05)
-    raise RuntimeError("the server did not start")
-
-
-async def fan_out(server: ServerProcess, tokens: list[str], args: argparse.Namespace) -> None:
-    loop = asyncio.get_running_loop()
-    table = Table(server.port, (tokens[0], tokens[1]))
-    await table.open()
-    print(f"\n== fan-out: {args.observers} observers on one game, {args.moves} moves "
-          f"{args.interval * 1000:.0f} ms apart")
-    readers: list[StreamReader] = []
-    started = time.perf_counter()
-    for batch in range(0, args.observers, 500):
-        fresh = [
-            await open_stream(loop, server.port, f"/games/{table.game_id}/events")
-            for _ in range(min(500, args.observers - batch))
+        pids = args.server_pid or [
+            pid for base in bases
+            if (pid := listening_pid(int(base.rsplit(":", 1)[1]))) is not None
         ]
-        await asyncio.wait_for(asyncio.gather(*(r.snapshot for r in fresh)), 60)
-        readers.extend(fresh)
-    print(f"connected {len(readers)} streams in {time.perf_counter() - started:.1f} s")
-    await asyncio.sleep(1.0)  # let the observer-count announcements settle
-    meter = Meter(server)
-    sent: list[tuple[int, float]] = []
-    round_trips = []
-    for _ in range(args.moves):
-        tick = time.perf_counter()
-        elapsed, answer = await table.move()
-        round_trips.append(elapsed)
-        sent.append((answer["events"][0]["seq"], tick))
-        await asyncio.sleep(max(0.0, args.interval - (time.perf_counter() - tick)))
-    await asyncio.sleep(2.0)
-    latencies, missing = [], 0
-    for seq, tick in sent:
-        for reader in readers:
-            arrived = reader.arrived.get(seq)
-            if arrived is None:
-                missing += 1
-            else:
-                latencies.append(arrived - tick)
-    print(f"move -> observer: {percentiles(latencies)}; not delivered: {missing}")
-    if args.observers >= 10_000:
-        verdict(f"p99 move -> observer at {args.observers} observers", p99(latencies), 500,
-                "ms", higher_is_better=False)
-    print(f"mover's round trip: {percentiles(round_trips)}")
-    print(meter.report(len(latencies), per="move delivered to an observer"))
-    for reader in readers:
-        if reader.transport is not None:
-            reader.transport.close()
-    table.close()
-    await asyncio.sleep(1.0)
-
-
-async def paced(server: ServerProcess, tokens: list[str], args: argparse.Namespace) -> None:
-    tables = [Table(server.port, (tokens[2 * n], tokens[2 * n + 1])) for n in range(args.games)]
-    await asyncio.gather(*(t.open() for t in tables))
-    listeners = []
-    loop = asyncio.get_running_loop()
-    if args.listen:
-        for t in tables:
-            for _ in range(2):  # each player also follows the game's stream
-                listeners.append(
-                    await open_stream(loop, server.port, f"/games/{t.game_id}/events")
-                )
-        await asyncio.gather(*(r.snapshot for r in listeners))
-    period = args.games / args.rate  # each table moves once per period
-    print(f"\n== paced: {args.games} games, {args.rate} actions/s in all "
-          f"({1 / period:.1f}/s per game) for {args.paced_seconds} s"
-          f"{', players following the streams' if args.listen else ''}")
-    round_trips: list[float] = []
-    meter = Meter(server)
-    start = time.perf_counter()
-    deadline = start + args.paced_seconds
-
-    async def drive(n: int, table: Table) -> None:
-        next_at = start + period * n / len(tables)
-        while True:
-            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
-            if time.perf_counter() >= deadline:
-                return
-            elapsed, _ = await table.move()
-            round_trips.append(elapsed)
-            next_at += period
-
-    await asyncio.gather(*(drive(n, t) for n, t in enumerate(tables)))
-    wall = time.perf_counter() - start
-    print(f"achieved {len(round_trips) / wall:.0f} actions/s")
-    print(f"action round trip: {percentiles(round_trips)}")
-    if args.games >= 200 and args.rate >= 1000:
-        verdict("paced round trip p99", p99(round_trips), 10, "ms", higher_is_better=False)
-    print(meter.report(len(round_trips)))
-
-    print(f"\n== saturation: the same {args.games} games, each player acting again as soon "
-          f"as answered, for {args.saturation_seconds} s")
-    round_trips = []
-    meter = Meter(server)
-    start = time.perf_counter()
-    deadline = start + args.saturation_seconds
-
-    async def hammer(table: Table) -> None:
-        while time.perf_counter() < deadline:
-            elapsed, _ = await table.move()
-            round_trips.append(elapsed)
-
-    await asyncio.gather(*(hammer(t) for t in tables))
-    wall = time.perf_counter() - start
-    print(f"saturation: {len(round_trips) / wall:.0f} actions/s")
-    print(f"action round trip: {percentiles(round_trips)}")
-    verdict("saturation", len(round_trips) / wall, 3000, "actions/s", higher_is_better=True)
-    print(meter.report(len(round_trips)))
-    for reader in listeners:
-        if reader.transport is not None:
-            reader.transport.close()
-    for t in tables:
-        t.close()
+        sources = [CpuSource("server", pids)] if pids else []
+    database = postgres_pid(args.database_pid, args.database_cluster)
+    if database is not None:
+        sources.append(CpuSource("database", [database], with_children=True))
+    return sources
 
 
 async def main(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="somnium-bench-"))
-    database = workdir / "bench.sqlite3"
+    servers = None
     try:
-        tokens = await make_tokens(database, max(2, 2 * args.games))
-        server = ServerProcess(database, free_port())
-        try:
-            await wait_up(server.port)
-            print(f"server pid {server.process.pid}, SQLite (WAL) at {database}; "
-                  f"{os.cpu_count()} cores shared with this load generator; load average "
-                  f"before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-            if args.observers:
-                await fan_out(server, tokens, args)
-            if args.games:
-                await paced(server, tokens, args)
-        finally:
-            server.stop()
+        if args.server:
+            bases = [loopback_base(url) for url in args.server]
+        else:
+            database = None if args.database_url else workdir / "bench.sqlite3"
+            servers = ServerProcesses(args.instances, database, args.database_url)
+            bases = servers.bases
+        sources = cpu_sources(args, bases, servers)
+        async with session() as http:
+            await wait_up(http, bases, servers)
+            storage = ("PostgreSQL" if args.database_url else
+                       "SQLite (WAL) in a temp dir" if servers is not None else "theirs")
+            pids = ", ".join(f"{s.name} {' '.join(map(str, s.pids))}" for s in sources)
+            print(f"servers: {' '.join(bases)} (pids: {pids or 'unknown: no CPU figures'}); "
+                  f"storage: {storage}; {os.cpu_count()} cores shared with this load "
+                  f"generator; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+                  flush=True)
+            bench = Bench(bases, sources, args)
+            rows = []
+            try:
+                if args.games:
+                    rows += await bench.games()
+                if args.observers:
+                    rows.append(await bench.observers())
+            finally:
+                await bench.close()
+            servers_cpu = [s for s in sources if s.name == "server"]
+            memory = peak_memory_mb(servers_cpu[0].pids) if servers_cpu else 0.0
+        print()
+        print(table(rows))
+        if memory:
+            print(f"\nthe server processes' peak resident memory: {memory:.0f} MB")
+        print("\nround trip: request to answer; own stream: request to the action's event on "
+              "the mover's stream;\nother streams: to the opponent's (players' rows) or every "
+              "observer's; lost: events a stream never showed;\nCPU: user + system time of the "
+              "server processes (and the database's) from /proc, per action; the load "
+              "generator's\nshare of a core counts this process and the observers' process.\n"
+              f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
+        if servers is not None:
+            servers.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def parse() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--observers", type=int, default=10_000)
-    parser.add_argument("--moves", type=int, default=20)
-    parser.add_argument("--interval", type=float, default=0.2, help="seconds between moves")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rate", type=float, default=1000, help="paced actions/s in all")
-    parser.add_argument("--paced-seconds", type=float, default=10)
-    parser.add_argument("--saturation-seconds", type=float, default=10)
-    parser.add_argument("--no-listen", dest="listen", action="store_false",
-                        help="players do not follow their games' streams")
-    return parser.parse_args()
+def _bounded(low: float, high: float, kind: Callable[[str], float] = float
+             ) -> Callable[[str], float]:
+    def convert(text: str) -> float:
+        value = kind(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not within {low:g}..{high:g}")
+        return value
+
+    return convert
 
 
-if __name__ == "__main__":
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.server_load", description=(__doc__ or "").split("\n\n")[0]
+    )
+    add = parser.add_argument
+    add("--games", type=_bounded(0, 5000, int), default=200, help="tables in play (default 200)")
+    add("--rate", type=_bounded(0.1, 100_000), default=1000,
+        help="paced actions/s over all games (default 1000)")
+    add("--paced-seconds", type=_bounded(0.5, 600), default=20)
+    add("--saturation-seconds", type=_bounded(0, 600), default=10)
+    add("--spread", type=_bounded(0, 80, int), default=48,
+        help="each table first makes a random number of actions below this, unmeasured, so "
+             "that games are at every stage (default 48)")
+    add("--observers", type=_bounded(0, 50_000, int), default=1000,
+        help="observer streams (default 1000; 0: no observer scenario)")
+    add("--observed-games", type=_bounded(1, 1000, int), default=1,
+        help="games the observers are split over (default 1)")
+    add("--observer-interval", type=_bounded(0.01, 10), default=0.2,
+        help="seconds between moves of a watched game (default 0.2)")
+    add("--observer-seconds", type=_bounded(0.5, 600), default=10)
+    add("--lobby-streams", action="store_true",
+        help="each player also keeps a signed lobby stream open, as the app does (every turn "
+             "passed is then an event to every player)")
+    add("--server", action="append", default=[], metavar="URL",
+        help="load this running server (http://127.0.0.1:PORT) instead of starting one; "
+             "repeat for several instances")
+    add("--server-pid", action="append", type=int, default=[], metavar="PID",
+        help="with --server: its process, for CPU figures (found by its port when possible)")
+    add("--instances", type=_bounded(1, 16, int), default=1,
+        help="server instances to start on one database (needs --database-url)")
+    add("--database-url", default=None,
+        help="passed to the servers started: a postgresql:// URL instead of a SQLite file")
+    add("--database-pid", type=int, default=None,
+        help="the PostgreSQL postmaster's pid: its CPU (and its backends') counts as the "
+             "database's")
+    add("--database-cluster", type=Path, default=None,
+        help="the PostgreSQL data directory: its postmaster.pid gives --database-pid")
+    add("--max-actions", type=_bounded(1, 10_000_000, int), default=1_000_000,
+        help="no scenario's players make more actions than this (default 1,000,000)")
+    add("--seed", type=int, default=21, help="seeds the warm-up lengths")
+    args = parser.parse_args(argv)
+    if args.server and (args.instances > 1 or args.database_url):
+        parser.error("--instances and --database-url are for the servers the benchmark "
+                     "starts, not with --server")
+    if args.games == 0 and args.observers == 0:
+        parser.error("nothing to do: --games and --observers are both 0")
+    return args
+
+
+def entry() -> None:
     arguments = parse()
+    raise_file_limit()
+    runner: Callable[[Coroutine[Any, Any, None]], None] = asyncio.run
     try:
         import uvloop
 
-        uvloop.run(main(arguments))
+        runner = uvloop.run
     except ImportError:
-        asyncio.run(main(arguments))
+        pass
+    try:
+        runner(main(arguments))
+    except BenchError as error:
+        sys.exit(f"server_load: {error}")
+
+
+if __name__ == "__main__":
+    entry()

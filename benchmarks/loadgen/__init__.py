@@ -1,0 +1,1 @@
+"""The parts of the lobby server's load benchmark (`python -m benchmarks.server_load`)."""
