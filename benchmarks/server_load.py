@@ -11,7 +11,7 @@ asyncio load generator in this process (raw sockets, so the generator stays chea
 
 Prints percentiles and the server process's CPU and memory. Loopback only; every loop bounded.
 
-    python benchmarks/server_load.py                      # the issue's targets
+    python benchmarks/server_load.py                      # the targets of docs/targets.md
     python benchmarks/server_load.py --observers 1000 --games 50 --paced-seconds 5   # quicker
 """
 
@@ -271,7 +271,7 @@ def percentiles(samples: list[float]) -> str:
 
 
 def verdict(what: str, value: float, target: float, unit: str, higher_is_better: bool) -> None:
-    """Say whether a figure meets the issue's target, and by how much it misses."""
+    """Say whether a figure meets its target (docs/targets.md), and by how much it misses."""
     met = value >= target if higher_is_better else value <= target
     sign = ">=" if higher_is_better else "<="
     if met:
