@@ -21,8 +21,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.packaging.nginx import main_config, make_certificate
-
 PREFIX = Path(os.environ.get("SOMNIUM_PREFIX", "/nonexistent"))
 
 
@@ -41,6 +39,8 @@ def apt(args: list[str]) -> int:
 
 
 def certbot(args: list[str]) -> int:
+    from tests.packaging.nginx import make_certificate  # here: it imports the server's tests
+
     assert args[0] == "certonly" and "--nginx" in args, args
     if not (PREFIX / "etc" / "nginx").is_dir():
         print("certbot: its nginx plugin needs nginx installed", file=sys.stderr)
@@ -55,6 +55,8 @@ def certbot(args: list[str]) -> int:
 
 
 def nginx(args: list[str]) -> int:
+    from tests.packaging.nginx import main_config
+
     assert args == ["-t"], args
     real = shutil.which("nginx", path="/usr/sbin:/sbin:/usr/bin:/bin")
     assert real is not None, "nginx is not installed: `apt-get install nginx` (.ci/run does)"

@@ -177,7 +177,7 @@ class Clone:
         return log.read_text(encoding="utf-8").splitlines() if log.exists() else []
 
     def serve_briefly(self, block: Block) -> None:
-        """The quick-try server, on a free port: it must answer HTTP, then stop on SIGTERM."""
+        """The quick-try server, on a free port: it must answer HTTP, then stop when signalled."""
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
@@ -201,7 +201,8 @@ class Clone:
         finally:
             server.send_signal(signal.SIGTERM)
             server.communicate(timeout=30)
-        assert server.returncode == 0
+        # uvicorn shuts down and then ends by the signal it was sent
+        assert server.returncode in (0, -signal.SIGTERM), server.returncode
 
 
 def _smoke_passed(output: str) -> None:

@@ -203,8 +203,8 @@ class ClassicBot:
         return random.Random(f"{self.seed}:{view.deck_count}:{position}")
 
 
-# level key -> (intelligence, aggression). In 10,000-game matches hard beats normal 53.8% and
-# easy 63.5% of decisive games (benchmarks/bots.py): Somnium is a game of luck as much as skill.
+# level key -> (intelligence, aggression). In 10,000-game matches hard beats normal 53.9% and
+# easy 63.5% of decisive games (docs/bots.md): Somnium is a game of luck as much as skill.
 LEVEL_SETTINGS = {
     "easy": (0, 20),  # remembers no card, banks early
     "normal": (3, 40),  # remembers the 7s
