@@ -1,5 +1,6 @@
 """Bot against bot: each pairing's win share of decisive games (95% Wilson interval), draws, and
-each bot's decision times (p50/p95/p99/max).
+each bot's decision times (p50/p95/p99/max). The second line below measures the computer players'
+targets (docs/targets.md): expert against hard >= 60% of decisive games, p99 <= 100 ms.
 
     python benchmarks/bots.py                          # expert vs hard, 400 games
     python benchmarks/bots.py --games 4000 --pair expert:classic-8-50 --processes 2

@@ -18,8 +18,8 @@ with the app starting it (as the app does, first thing in its main, before Qt is
 boot shares the machine with the window's, so the first paint of those runs is shown too).
 The first frame is the app's window with its table; the right-hand column (lobby, offline
 panel, log) is built right after it, and how long that takes is shown too.
-Targets (issue 5): first window <= 300 ms, interactive lobby <= 600 ms, frame interval p99
-<= 20 ms, RSS <= 120 MB.
+Its targets (docs/targets.md): first window <= 300 ms, interactive lobby <= 600 ms, frame
+interval p99 <= 20 ms, RSS <= 120 MB.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Lobby list figures: the cost of one lobby event with many games listed (issue 5).
+"""Lobby list figures: the cost of one lobby event with many games listed (docs/targets.md).
 
 Run from a checkout:  QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/lobby_list.py
 

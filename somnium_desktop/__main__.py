@@ -15,9 +15,41 @@ if TYPE_CHECKING:
 
 _STARTED = time.monotonic()
 
+# Qt's own command-line options (QApplication's and QGuiApplication's documented ones), which go
+# on to Qt; any other argument the app does not know is an error.
+QT_OPTIONS_WITH_VALUE = frozenset(
+    {
+        "-style", "-stylesheet", "-platform", "-platformpluginpath", "-platformtheme", "-plugin",
+        "-qwindowgeometry", "-qwindowicon", "-qwindowtitle", "-session", "-display", "-geometry",
+    }
+)
+QT_OPTIONS_WITH_EQUALS = frozenset({"-qmljsdebugger", "-dialogs", "-fontengine"})
+QT_FLAGS = frozenset({"-widgetcount", "-reverse", "-nograb", "-dograb", "-sync"})
+
+
+def qt_arguments(parser: argparse.ArgumentParser, rest: list[str]) -> list[str]:
+    """The arguments the app did not take, checked to be Qt's options (else a usage error)."""
+    index = 0
+    while index < len(rest):
+        argument = rest[index]
+        name, equals, _ = argument.partition("=")
+        if (name in QT_OPTIONS_WITH_VALUE or name in QT_OPTIONS_WITH_EQUALS) and equals:
+            index += 1
+        elif name in QT_OPTIONS_WITH_VALUE and index + 1 < len(rest):
+            index += 2
+        elif argument in QT_FLAGS:
+            index += 1
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(rest[index:])}")
+    return rest
+
 
 def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
-    parser = argparse.ArgumentParser(prog="somnium", description="Somnium, the card game.")
+    parser = argparse.ArgumentParser(
+        prog="somnium",
+        description="Somnium, the card game.",
+        epilog="Qt's own options (-platform NAME, -style NAME, -reverse ...) go on to Qt.",
+    )
     parser.add_argument(
         "--benchmark-startup",
         action="store_true",
@@ -46,7 +78,8 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     desktop.add_argument(
         "--uninstall-desktop", action="store_true", help="take it out of the menu again"
     )
-    return parser.parse_known_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    return args, qt_arguments(parser, rest)
 
 
 def _begin_online(before_qt: bool) -> OnlineOptions | None:

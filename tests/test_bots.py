@@ -1,4 +1,4 @@
-"""The computer players: legal, deterministic, the classic AI as RULES.md counts it, strong."""
+"""The computer players: legal, deterministic, the classic AI by docs/rules.md (15-18), strong."""
 
 from __future__ import annotations
 
@@ -85,9 +85,10 @@ def test_the_same_seed_makes_the_same_choices(key: str) -> None:
         assert moves(seed) == moves(seed)
 
 
-# -- the classic AI, counted by hand from RULES.md ---------------------------------------------
+# -- the classic AI, counted by hand from docs/rules.md, rules 15 to 18 -----------------------
 
 
+# Rule 17.
 def test_classic_banks_a_full_table() -> None:
     table = [c(suit, 3) for suit in S]
     state = position([c(S.ANGELS, 4), c(S.SUNS, 4)], table=table)
@@ -95,11 +96,13 @@ def test_classic_banks_a_full_table() -> None:
         assert ClassicBot(intelligence, 100).choose(view_of(state), 0) == EndTurn()
 
 
+# Rules 3 and 17.
 def test_classic_draws_on_an_empty_table() -> None:
     state = position([c(S.ANGELS, 4), DEATH])
     assert ClassicBot(8, 0).choose(view_of(state), 0) == Draw()
 
 
+# Rule 15.
 def test_classic_chance_counts_remembered_cards_by_suit_and_the_rest_by_table_size() -> None:
     # Table of 2. Fool: 10 good; Death: 10 bad; a card not remembered: 2 bad, 8 good.
     state = position(
@@ -115,6 +118,7 @@ def test_classic_chance_counts_remembered_cards_by_suit_and_the_rest_by_table_si
     assert ClassicBot(2, 50).chance(view_of(on_table)) == 90  # 9 good, 1 bad each
 
 
+# Rule 17.
 def test_classic_banks_at_chance_15_or_less_even_for_nothing() -> None:
     deck = [
         c(S.ANGELS, 4),
@@ -136,6 +140,7 @@ def test_classic_banks_at_chance_15_or_less_even_for_nothing() -> None:
     assert bot.choose(view, 0) == EndTurn()
 
 
+# Rule 17.
 def test_classic_draws_when_banking_gains_at_most_1() -> None:
     state = position(
         [c(S.ANGELS, 4), c(S.WANDS, 3)], banks=([c(S.ANGELS, 7)], []), table=[c(S.ANGELS, 3)]
@@ -146,6 +151,7 @@ def test_classic_draws_when_banking_gains_at_most_1() -> None:
     assert bot.choose(view, 0) == Draw()
 
 
+# Rule 16.
 def test_classic_extra_adds_steals_from_intelligence_3_and_lone_cards_below_aggression_50() -> None:
     # We hold Angels 5; the table has Angels 7 and the Suns 4 we stole (they keep a Suns 3).
     state = position(
@@ -162,6 +168,7 @@ def test_classic_extra_adds_steals_from_intelligence_3_and_lone_cards_below_aggr
     assert ClassicBot(1, 40).extra(view, 0) == gain
 
 
+# Rule 17.
 @pytest.mark.parametrize(
     ("chance", "extra", "aggression", "banks"),
     [
@@ -183,9 +190,12 @@ def test_classic_ladder(chance: int, extra: int, aggression: int, banks: bool) -
     assert ClassicBot.ladder(chance, extra, aggression) is banks
 
 
-def test_classic_steal_values_and_never_steals_into_its_table_when_it_can_help_it() -> None:
-    # Angels are on our table: worth 0. Suns: the table's gain 3, the Suns 3 adds nothing to our
-    # Suns 7, and (intelligence 4+) the opponent keeps nothing under it: 3 - 0.
+# Rule 18.
+def test_classic_steal_values_and_from_intelligence_4_a_bust_to_strip_a_high_card() -> None:
+    # Angels are on our table: stealing them busts it, worth 0 at
+    # intelligence 0-3. Suns: the table's gain 3, and the Suns 3 adds nothing to our Suns 7.
+    # From intelligence 4, each suit also gets what the steal takes off the opponent's top:
+    # the Angels 7 leaves them no Angels (7 - 0), the Suns 3 none either (3 - 0).
     state = must_steal(
         position(
             [c(S.WANDS, 3)],
@@ -194,22 +204,41 @@ def test_classic_steal_values_and_never_steals_into_its_table_when_it_can_help_i
         )
     )
     view = view_of(state)
-    assert ClassicBot(8, 50).steal_values(view, 0) == {S.ANGELS: 0, S.SUNS: 3 + 0 + 3}
-    assert ClassicBot(0, 50).steal_values(view, 0) == {S.ANGELS: 0, S.SUNS: 3}
-    # Nothing to gain anywhere: the Suns still beat a bust.
-    nothing = must_steal(
+    assert ClassicBot(8, 50).steal_values(view, 0) == {S.ANGELS: 0 + 7, S.SUNS: 3 + 0 + 3}
+    assert ClassicBot(4, 50).steal_values(view, 0) == {S.ANGELS: 0 + 7, S.SUNS: 3 + 0 + 3}
+    assert ClassicBot(3, 50).steal_values(view, 0) == {S.ANGELS: 0, S.SUNS: 3}
+    for seed in range(20):
+        # As the original: from intelligence 4 it busts its own table to strip the Angels 7.
+        assert ClassicBot(4, 50, seed).choose(view, 0) == Steal(S.ANGELS)
+        assert ClassicBot(8, 50, seed).choose(view, 0) == Steal(S.ANGELS)
+        assert ClassicBot(3, 50, seed).choose(view, 0) == Steal(S.SUNS)
+    after, _ = apply(state, 0, Steal(S.ANGELS))
+    assert not after.table and c(S.ANGELS, 7) not in after.banks[1]  # the table went bust
+
+
+# Rule 18.
+def test_classic_prefers_a_steal_that_keeps_its_table_among_equals() -> None:
+    # Nothing to gain for us anywhere. At intelligence 8 the Angels take 6 - 4 off the
+    # opponent's top and the Suns 5 - 3: equal, and the Suns keep the table.
+    state = must_steal(
         position(
             [c(S.WANDS, 3)],
-            banks=([c(S.ANGELS, 7), c(S.SUNS, 7)], [c(S.ANGELS, 6), c(S.SUNS, 3)]),
+            banks=(
+                [c(S.ANGELS, 7), c(S.SUNS, 7)],
+                [c(S.ANGELS, 6), c(S.ANGELS, 4), c(S.SUNS, 5), c(S.SUNS, 3)],
+            ),
             table=[c(S.ANGELS, 3)],
         )
     )
+    view = view_of(state)
+    assert ClassicBot(8, 50).steal_values(view, 0) == {S.ANGELS: 2, S.SUNS: 2}
+    assert ClassicBot(0, 50).steal_values(view, 0) == {S.ANGELS: 0, S.SUNS: 0}
     for seed in range(20):
-        bot = ClassicBot(0, 50, seed)
-        assert bot.steal_values(view_of(nothing), 0) == {S.ANGELS: 0, S.SUNS: 0}
-        assert bot.choose(view_of(nothing), 0) == Steal(S.SUNS)
+        for intelligence in (0, 8):
+            assert ClassicBot(intelligence, 50, seed).choose(view, 0) == Steal(S.SUNS)
 
 
+# Rule 18.
 def test_classic_steals_the_best_at_random_among_equals() -> None:
     state = must_steal(
         position([c(S.WANDS, 3)], banks=([], [c(S.ANGELS, 5), c(S.SUNS, 5), c(S.CUPS, 3)]))
@@ -218,6 +247,7 @@ def test_classic_steals_the_best_at_random_among_equals() -> None:
     assert picks == {Steal(S.ANGELS), Steal(S.SUNS)}
 
 
+# Rule 17.
 @pytest.mark.parametrize(
     ("chance", "extra", "lead", "left", "banks"),
     [
@@ -254,6 +284,7 @@ def test_classic_endgame_ladder_is_the_originals(
     assert ClassicBot.endgame_ladder(chance, extra, 50, lead, left) is banks
 
 
+# Rule 17.
 @pytest.mark.parametrize(
     ("intelligence", "left", "banks"), [(4, 10, False), (5, 13, False), (5, 10, True)]
 )

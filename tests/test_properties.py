@@ -91,6 +91,7 @@ PUBLIC_KEYS = {
 }
 
 
+# docs/rules.md, rule 14.
 @settings(max_examples=60, deadline=None)
 @given(st.integers(min_value=10**12, max_value=2**63))  # long enough to spot in the text
 def test_public_view_never_holds_the_deck_order_or_seed(seed: int) -> None:

@@ -1,4 +1,8 @@
-"""One or more tests per rule in RULES.md, edge cases included."""
+"""The rules of docs/rules.md, 1 to 13, each test naming the rule it checks (edge cases too).
+
+Rule 14 (what everyone sees) is tested in tests/test_properties.py and tests/server/test_secrecy.py;
+rules 15 to 18 (the classic computer player) in tests/test_bots.py.
+"""
 
 from __future__ import annotations
 
@@ -34,6 +38,7 @@ from somnium_desktop.game.events import (
 from .game_helpers import S, c, position, stacked
 
 
+# Rule 1.
 def test_deck_has_54_cards_ten_suits_values_three_to_seven() -> None:
     deck = full_deck()
     assert len(deck) == 54
@@ -49,6 +54,7 @@ def test_deck_has_54_cards_ten_suits_values_three_to_seven() -> None:
     ]
 
 
+# Rule 2.
 def test_seed_decides_shuffle_and_coin_toss() -> None:
     assert new_game(7) == new_game(7)
     games = [new_game(seed) for seed in range(40)]
@@ -57,6 +63,7 @@ def test_seed_decides_shuffle_and_coin_toss() -> None:
     assert all(g.turn == g.first for g in games)
 
 
+# Rule 3.
 def test_turn_starts_with_a_draw_end_turn_on_empty_table_refused() -> None:
     game = stacked([c(S.ANGELS, 3)])
     assert legal_actions(game, 0) == [Draw(), Concede()]
@@ -64,6 +71,7 @@ def test_turn_starts_with_a_draw_end_turn_on_empty_table_refused() -> None:
         apply(game, 0, EndTurn())
 
 
+# Rule 4.
 def test_drawn_suit_card_goes_on_the_table() -> None:
     game, events = apply(stacked([c(S.SUNS, 5)]), 0, Draw())
     assert game.table == (c(S.SUNS, 5),)
@@ -71,6 +79,7 @@ def test_drawn_suit_card_goes_on_the_table() -> None:
     assert game.turn == 0 and game.deck_count == 53
 
 
+# Rule 4.
 def test_two_cards_of_a_suit_bust_the_turn() -> None:
     game = stacked([c(S.SUNS, 5), c(S.CUPS, 3), c(S.SUNS, 7)])
     for _ in range(3):
@@ -85,6 +94,7 @@ def test_two_cards_of_a_suit_bust_the_turn() -> None:
     assert game.turn == 1 and game.banks == ((), ())
 
 
+# Rule 5.
 def test_death_discards_table_and_itself_and_is_gone() -> None:
     game = stacked([c(S.SUNS, 5), DEATH])
     game, _ = apply(game, 0, Draw())
@@ -97,6 +107,7 @@ def test_death_discards_table_and_itself_and_is_gone() -> None:
     assert game.table == () and DEATH in game.discard and not game.death_left
 
 
+# Rule 9.
 def test_end_turn_banks_the_table_and_passes() -> None:
     game = stacked([c(S.SUNS, 5), c(S.CUPS, 6)])
     game, _ = apply(game, 0, Draw())
@@ -107,6 +118,7 @@ def test_end_turn_banks_the_table_and_passes() -> None:
     assert game.turn == 1 and game.table == ()
 
 
+# Rule 9.
 def test_bank_keeps_lower_cards_of_a_suit() -> None:
     game = position([c(S.SUNS, 3), c(S.ANGELS, 3)], banks=([c(S.SUNS, 6)], []))
     game, _ = apply(game, 0, Draw())
@@ -115,6 +127,7 @@ def test_bank_keeps_lower_cards_of_a_suit() -> None:
     assert game.scores[0] == 6
 
 
+# Rule 6.
 def test_fool_forces_a_steal_of_the_highest_card_of_the_suit() -> None:
     game = position(
         [FOOL, c(S.ANGELS, 3)],
@@ -139,6 +152,7 @@ def test_fool_forces_a_steal_of_the_highest_card_of_the_suit() -> None:
     assert game.scores == (0, 7) and game.turn == 0 and not game.steal_pending
 
 
+# Rule 6.
 def test_stealing_a_suit_already_on_the_table_busts_at_once() -> None:
     game = position(
         [FOOL, c(S.ANGELS, 3)], banks=([], [c(S.SUNS, 7)]), table=[c(S.SUNS, 3)]
@@ -153,6 +167,7 @@ def test_stealing_a_suit_already_on_the_table_busts_at_once() -> None:
     assert game.banks == ((), ()) and game.table == ()
 
 
+# Rule 6.
 def test_drawing_the_stolen_suit_later_busts() -> None:
     game = position([FOOL, c(S.SUNS, 3), c(S.ANGELS, 3)], banks=([], [c(S.SUNS, 7)]))
     game, _ = apply(game, 0, Draw())
@@ -162,6 +177,7 @@ def test_drawing_the_stolen_suit_later_busts() -> None:
     assert c(S.SUNS, 7) in game.discard and game.banks == ((), ())
 
 
+# Rule 6.
 def test_death_discards_a_stolen_card_too() -> None:
     game = position([FOOL, DEATH, c(S.ANGELS, 3)], banks=([], [c(S.SUNS, 7)]))
     game, _ = apply(game, 0, Draw())
@@ -170,6 +186,7 @@ def test_death_discards_a_stolen_card_too() -> None:
     assert events[1] == DeathDrawn(0, (c(S.SUNS, 7), DEATH))
 
 
+# Rule 7.
 def test_fool_with_empty_opposing_bank_is_wasted_and_turn_goes_on() -> None:
     game = position([FOOL, c(S.ANGELS, 3)], banks=([c(S.CUPS, 5)], []), table=[c(S.SUNS, 5)])
     game, events = apply(game, 0, Draw())
@@ -179,6 +196,7 @@ def test_fool_with_empty_opposing_bank_is_wasted_and_turn_goes_on() -> None:
     assert legal_actions(game, 0) == [Draw(), EndTurn(), Concede()]
 
 
+# Rule 8.
 def test_ten_card_cap_forces_end_turn() -> None:
     ten = [c(suit, 3) for suit in S]
     game = position([*ten, c(S.ANGELS, 4)])
@@ -192,6 +210,7 @@ def test_ten_card_cap_forces_end_turn() -> None:
     assert game.scores[0] == 30
 
 
+# Rule 13.
 def test_not_your_turn_and_not_a_player() -> None:
     game = stacked([c(S.ANGELS, 3)], first=1)
     with pytest.raises(errors.NotYourTurn, match="not your turn"):
@@ -202,6 +221,7 @@ def test_not_your_turn_and_not_a_player() -> None:
         apply(game, 1, Steal(S.ANGELS))
 
 
+# Rule 13.
 def test_illegal_action_leaves_state_untouched() -> None:
     game = stacked([c(S.ANGELS, 3)])
     before = game
@@ -210,9 +230,10 @@ def test_illegal_action_leaves_state_untouched() -> None:
     assert game == before
 
 
-# End of the game: the last card of the deck, each kind.
+# Rule 10, the end of the game: the last card of the deck, each kind.
 
 
+# Rule 10.
 def test_last_card_clean_is_banked_and_ends_the_game() -> None:
     game = position([c(S.CUPS, 7)], banks=([], [c(S.SUNS, 4)]), table=[c(S.ANGELS, 3)])
     game, events = apply(game, 0, Draw())
@@ -226,6 +247,7 @@ def test_last_card_clean_is_banked_and_ends_the_game() -> None:
         apply(game, 0, Concede())
 
 
+# Rule 10.
 def test_last_card_bust_discards_and_ends() -> None:
     game = position([c(S.ANGELS, 7)], banks=([], [c(S.SUNS, 4)]), table=[c(S.ANGELS, 3)])
     game, events = apply(game, 0, Draw())
@@ -234,12 +256,14 @@ def test_last_card_bust_discards_and_ends() -> None:
     assert not any(isinstance(e, TurnPassed) for e in events)
 
 
+# Rule 10.
 def test_last_card_death_discards_and_ends() -> None:
     game = position([DEATH], banks=([c(S.SUNS, 4)], [c(S.SUNS, 5)]), table=[c(S.ANGELS, 7)])
     game, events = apply(game, 0, Draw())
     assert events[1:] == [DeathDrawn(0, (c(S.ANGELS, 7), DEATH)), GameEnded(1, (4, 5), "deck")]
 
 
+# Rule 10.
 def test_last_card_fool_with_nothing_to_steal_banks_the_table() -> None:
     game = position([FOOL], banks=([], []), table=[c(S.ANGELS, 7)], turn=1)
     game, events = apply(game, 1, Draw())
@@ -250,6 +274,7 @@ def test_last_card_fool_with_nothing_to_steal_banks_the_table() -> None:
     ]
 
 
+# Rule 10.
 def test_last_card_fool_is_resolved_by_the_steal_first() -> None:
     game = position([FOOL], banks=([c(S.CUPS, 6)], [c(S.CUPS, 5)]), table=[c(S.ANGELS, 7)])
     game, events = apply(game, 0, Draw())
@@ -261,6 +286,7 @@ def test_last_card_fool_is_resolved_by_the_steal_first() -> None:
     ]
 
 
+# Rule 10.
 def test_last_card_fool_steal_that_busts_discards() -> None:
     game = position([FOOL], banks=([], [c(S.ANGELS, 5)]), table=[c(S.ANGELS, 7)])
     game, _ = apply(game, 0, Draw())
@@ -270,6 +296,7 @@ def test_last_card_fool_steal_that_busts_discards() -> None:
     assert game.over and game.winner is None
 
 
+# Rule 11.
 def test_score_is_sum_of_highest_per_suit() -> None:
     bank = [c(S.SUNS, 3), c(S.SUNS, 7), c(S.CUPS, 4), FOOL]
     assert score(bank) == 11
@@ -277,6 +304,7 @@ def test_score_is_sum_of_highest_per_suit() -> None:
     assert score([]) == 0
 
 
+# Rule 11.
 def test_equal_scores_are_a_draw() -> None:
     game = position([c(S.CUPS, 5)], banks=([c(S.SUNS, 5)], []))
     game, events = apply(game, 0, Draw())
@@ -286,6 +314,7 @@ def test_equal_scores_are_a_draw() -> None:
     assert events[-1] == GameEnded(None, (5, 5), "deck")
 
 
+# Rule 12.
 def test_concede_any_time_loses_whatever_the_scores() -> None:
     game = position([c(S.CUPS, 5), c(S.CUPS, 6)], banks=([c(S.SUNS, 7)], []), turn=0)
     game, events = apply(game, 1, Concede())  # not seat 1's turn: still allowed
@@ -295,6 +324,7 @@ def test_concede_any_time_loses_whatever_the_scores() -> None:
     assert game2.winner == 1 and game2.conceded_by == 0
 
 
+# Rule 12.
 def test_concede_during_a_pending_steal() -> None:
     game = position([FOOL, c(S.ANGELS, 3)], banks=([], [c(S.SUNS, 7)]))
     game, _ = apply(game, 0, Draw())

@@ -41,10 +41,7 @@ def against_hard(state: GameState, me: int) -> float:
     if state.turn != me:
         view = view_of(state)
         if view.steal_pending:
-            values = HARD.steal_values(view, state.turn)
-            safe = [s for s in values if s not in view.table_suits] or list(values)
-            best = max(values[s] for s in safe)
-            ties = [s for s in safe if values[s] == best]
+            ties = HARD.best_steals(view, state.turn)
             return sum(option_value(state, Steal(s), me) for s in ties) / len(ties)
         return option_value(state, HARD.choose(view, state.turn), me)
     return max(

@@ -1,4 +1,4 @@
-"""The lobby as authorization server for the app: every refusal the issue lists, over real HTTP."""
+"""The lobby as authorization server for the app: every refusal it makes, over real HTTP."""
 
 from __future__ import annotations
 

@@ -30,18 +30,18 @@ def tops(bank: Iterable[Card]) -> dict[Suit, list[int]]:
 
 
 class ClassicBot:
-    """The Fall From Heaven 2 Somnium AI, as RULES.md describes it.
+    """The Fall From Heaven 2 Somnium AI, with the original's rules (docs/rules.md, rules 15-18).
 
     intelligence (0-8) decides which cards it remembers when counting its chance (the 7s from 3 on,
     every card at 7 and up), whether it counts its steals (3), protects lone cards from Fools (2),
     values what a steal costs the opponent (4), and plays the endgame variant (5).
     aggression (0-100) moves its bank-or-draw thresholds: the higher, the longer it draws.
 
-    The endgame variant (intelligence >= 5, fewer than 13 cards left), which RULES.md only says
-    "also weighs the score lead", is the original's own (AI_Choose_Bank of the CvSomnium class in
-    FfH2's Python, found in the stored public code): see endgame_ladder(). RULES.md's steal rule
-    stays as written where the original differs: the original also adds the intelligence-4 term
-    (the stolen card minus the next one) to a suit on its table, which RULES.md values at 0.
+    Every rule is the original's (AI_CalculateChance, AI_Choose_Bank and AI_Choose_Joker_Steal of
+    the CvSomnium class in Fall From Heaven 2's Python), as docs/rules.md states it: the endgame
+    variant (intelligence >= 5, fewer than 13 cards left) in endgame_ladder(), and the steal's
+    intelligence-4 term (the stolen card minus the opponent's next one) for every suit, on its
+    table too, so that it sometimes busts its own table to strip a high card.
     """
 
     def __init__(self, intelligence: int = 5, aggression: int = 50, seed: int = 0) -> None:
@@ -169,31 +169,33 @@ class ClassicBot:
         return chance < 79 + left - a
 
     def steal_values(self, view: View, seat: int) -> dict[Suit, int]:
-        """What stealing each suit is worth: 0 for a suit on the table (it would bust)."""
+        """What stealing each suit is worth: the table's gain and what the card adds to its own
+        top, but nothing for a suit on the table (it would bust); from intelligence 4, plus what
+        the steal takes off the opponent's top, on the table or not."""
         mine, theirs = view.banks[seat], view.banks[1 - seat]
         gain = score((*mine, *view.table)) - score(mine)
         my_tops, their_tops = tops(mine), tops(theirs)
         on_table = view.table_suits
         values: dict[Suit, int] = {}
         for suit in view.stealable:
-            if suit in on_table:
-                values[suit] = 0
-                continue
             stolen, *rest = their_tops[suit]
-            value = gain + max(0, stolen - my_tops.get(suit, [0])[0])
+            value = 0 if suit in on_table else gain + max(0, stolen - my_tops.get(suit, [0])[0])
             if self.intelligence >= 4:
                 value += stolen - (rest[0] if rest else 0)
             values[suit] = value
         return values
 
-    def steal_choice(self, view: View, seat: int) -> Suit:
-        """The best steal, at random among equals; a suit on the table only if nothing else."""
+    def best_steals(self, view: View, seat: int) -> list[Suit]:
+        """The suits it picks among at random: the best valued, those not on its table first."""
         values = self.steal_values(view, seat)
+        best = max(values.values())
+        ties = sorted(suit for suit, value in values.items() if value == best)
         on_table = view.table_suits
-        safe = [s for s in values if s not in on_table] or list(values)
-        best = max(values[s] for s in safe)
-        ties = sorted(s for s in safe if values[s] == best)
-        return self._rng(view).choice(ties)
+        return [suit for suit in ties if suit not in on_table] or ties
+
+    def steal_choice(self, view: View, seat: int) -> Suit:
+        """The best steal, at random among equals (preferring those that keep its table)."""
+        return self._rng(view).choice(self.best_steals(view, seat))
 
     def _rng(self, view: View) -> random.Random:
         """A generator seeded from the bot's seed and the position: same seed, same choices."""
@@ -201,8 +203,8 @@ class ClassicBot:
         return random.Random(f"{self.seed}:{view.deck_count}:{position}")
 
 
-# level key -> (intelligence, aggression). In 10,000-game matches hard beats normal 53.8% and
-# easy 63.5% of decisive games (benchmarks/bots.py): Somnium is a game of luck as much as skill.
+# level key -> (intelligence, aggression). In 10,000-game matches hard beats normal 53.9% and
+# easy 63.5% of decisive games (docs/bots.md): Somnium is a game of luck as much as skill.
 LEVEL_SETTINGS = {
     "easy": (0, 20),  # remembers no card, banks early
     "normal": (3, 40),  # remembers the 7s

@@ -35,7 +35,6 @@ if INTELLIGENCE != 8 or AGGRESSION < 50:
     # hard_banks() and the steal values below are classic at intelligence 8 (every card
     # remembered, steals counted, the endgame variant) with no lone-card term (aggression >= 50).
     raise RuntimeError("versus.py models classic at intelligence 8 and aggression 50 or more")
-NO_STEAL = -99  # the option key for "every steal alike" (none open that keeps the table)
 
 
 def hard_banks(spot: Spot, taken: int = 0) -> bool:
@@ -85,6 +84,23 @@ _counts: dict[Code, tuple[int, int, int, int, int]] = {}
 def taken_from(theirs: int) -> int:
     """What stealing the top of a stack (as a mask) takes off its owner's score."""
     return TOP[theirs] - TOP[BELOW[theirs]]
+
+
+def hard_steals(suits: tuple[Code, ...], open_: list[int]) -> list[int]:
+    """The suits (indexes into `suits`, those in `open_`) classic-8-50 picks among at random
+    when it steals: ClassicBot.best_steals, with the suits as the solver codes them."""
+    gain = sum(max(0, (code & 7) - TOP[code >> MINE]) for code in suits if code & 7)
+    scored: dict[int, int] = {}
+    for index in open_:
+        code = suits[index]
+        theirs = code >> THEIRS & 31
+        value = taken_from(theirs)  # intelligence 4 and up: what it takes off the other's top
+        if not code & 7:  # not on its table: the table's gain and what it adds to its own top
+            value += gain + max(0, TOP[theirs] - TOP[code >> MINE])
+        scored[index] = value
+    most = max(scored.values())
+    ties = [index for index, value in scored.items() if value == most]
+    return [index for index in ties if not suits[index] & 7] or ties
 
 
 class AgainstHard(Endgame):
@@ -168,22 +184,11 @@ class AgainstHard(Endgame):
         open_ = [index for index, code in enumerate(suits) if code >> THEIRS & 31]
         if not open_:
             return {}
-        scored: dict[int, int] = {}
-        for index in open_:
-            code = suits[index]
-            if not code & 7:  # a suit on its table busts it: worth 0, taken only if nothing else
-                theirs = code >> THEIRS & 31
-                stolen = TOP[theirs]
-                scored[index] = max(0, stolen - TOP[code >> MINE]) + taken_from(theirs)
-        if scored:
-            most = max(scored.values())
-            ties = [index for index, value in scored.items() if value == most]
-        else:
-            ties = open_
+        ties = hard_steals(suits, open_)
         total = 0.0
         for index in ties:
             total += self.steal(base, suits, index, fools, death, left, full)
-        return {ties[0] if scored else NO_STEAL: total / len(ties)}
+        return {ties[0]: total / len(ties)}
 
     def steal(
         self,
