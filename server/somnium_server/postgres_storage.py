@@ -1,0 +1,299 @@
+"""Storage in PostgreSQL (psycopg 3 and its pool), for one or several server instances.
+
+Chosen with `database_url`. The schema is migrated at start-up, under an advisory lock so that
+instances starting together migrate once. Every write is one transaction, committed before the
+caller resumes; a game's row changes only at the version the change was made against, which
+is what keeps one writer per game when several instances share the database.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+
+from .postgres_signin import MIGRATION as SIGNIN_MIGRATION
+from .postgres_signin import PostgresSignin
+from .storage import (
+    DatabaseUnavailable,
+    GameRecord,
+    GameUpdate,
+    Identity,
+    Session,
+    StoredAction,
+    StoredEvent,
+    User,
+    VersionConflict,
+)
+
+CONNECT_TIMEOUT = 10  # seconds, at start-up and for each new pooled connection
+MIGRATION_LOCK = 0x50_4D_4E_49_55_4D  # pg_advisory_xact_lock key: "SOMNIUM"
+
+# Each entry moves the schema one version on; the schema_version table holds how many ran.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        display_name TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE identities (
+        provider TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        PRIMARY KEY (provider, subject)
+    );
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        created_at DOUBLE PRECISION NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX sessions_by_user ON sessions(user_id);
+    CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        created_by TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        initial_state TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        meta TEXT NOT NULL,
+        bot_seed BIGINT NOT NULL,
+        state_version INTEGER NOT NULL
+    );
+    CREATE INDEX games_by_creation ON games(created_at);
+    CREATE TABLE events (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE actions (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        action_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        result BYTEA NOT NULL,
+        PRIMARY KEY (game_id, action_id)
+    );
+    CREATE INDEX actions_by_version ON actions(game_id, version);
+    """
+    + SIGNIN_MIGRATION,
+)
+
+_GAME_COLUMNS = (
+    "id, name, created_at, created_by, seats, status, state, initial_state, version, seq, "
+    "meta, bot_seed, state_version"
+)
+
+
+def describe(url: str) -> str:
+    """Where a URL points, without its password: user@host:port/database."""
+    parts = conninfo_to_dict(url)
+    host = parts.get("host") or "localhost"
+    port = parts.get("port") or "5432"
+    return f"{parts.get('user') or ''}@{host}:{port}/{parts.get('dbname') or ''}".lstrip("@")
+
+
+def migrate(conn: psycopg.Connection[Any]) -> int:
+    """Apply the migrations the database lacks; returns the schema version now in force."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+        current = row[0] if row and row[0] is not None else 0
+        if current > len(MIGRATIONS):
+            raise RuntimeError(
+                f"the database has schema version {current}, newer than this server's "
+                f"{len(MIGRATIONS)}"
+            )
+        for version in range(current, len(MIGRATIONS)):
+            conn.execute(MIGRATIONS[version].encode())
+        conn.execute("DELETE FROM schema_version")
+        conn.execute("INSERT INTO schema_version VALUES (%s)", (len(MIGRATIONS),))
+    return len(MIGRATIONS)
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def _game_from_row(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        id=row[0], name=row[1], created_at=row[2], created_by=row[3],
+        seats=orjson.loads(row[4]), status=row[5], state=orjson.loads(row[6]),
+        initial_state=orjson.loads(row[7]), version=row[8], seq=row[9],
+        meta=orjson.loads(row[10]), bot_seed=row[11], state_version=row[12],
+    )
+
+
+class PostgresStorage(PostgresSignin):
+    """Storage in one PostgreSQL database; any number of instances may share it.
+
+    Constructing it connects once and migrates (DatabaseUnavailable if that fails); the pool
+    of connections the server then uses opens on first use, in the event loop.
+    """
+
+    def __init__(self, url: str, pool_size: int = 10) -> None:
+        super().__init__(url, pool_size)
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
+                migrate(conn)
+        except psycopg.Error as error:
+            raise DatabaseUnavailable(
+                f"cannot use the database {describe(url)}: {error}".strip()
+            ) from None
+
+    # -- users and sessions -----------------------------------------------------------------
+    async def create_user(self, display_name: str) -> User:
+        user = User(id=uuid.uuid4().hex, display_name=display_name, created_at=time.time())
+        await self._run(
+            "INSERT INTO users (id, display_name, created_at) VALUES (%s, %s, %s)",
+            user.id, user.display_name, user.created_at,
+        )
+        return user
+
+    async def get_user(self, user_id: str) -> User | None:
+        row = await self._one(
+            "SELECT id, display_name, created_at FROM users WHERE id = %s", user_id
+        )
+        return User(*row) if row else None
+
+    async def get_users(self, user_ids: Sequence[str]) -> dict[str, User]:
+        rows = await self._all(
+            "SELECT id, display_name, created_at FROM users WHERE id = ANY(%s)",
+            list(set(user_ids)),
+        )
+        return {row[0]: User(*row) for row in rows}
+
+    async def rename_user(self, user_id: str, display_name: str) -> None:
+        await self._run("UPDATE users SET display_name = %s WHERE id = %s", display_name, user_id)
+
+    async def add_identity(self, identity: Identity) -> None:
+        await self._run(
+            "INSERT INTO identities (provider, subject, user_id) VALUES (%s, %s, %s)",
+            identity.provider, identity.subject, identity.user_id,
+        )
+
+    async def find_identity(self, provider: str, subject: str) -> Identity | None:
+        row = await self._one(
+            "SELECT provider, subject, user_id FROM identities"
+            " WHERE provider = %s AND subject = %s",
+            provider, subject,
+        )
+        return Identity(*row) if row else None
+
+    async def create_session(self, session: Session) -> None:
+        await self._run(
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)"
+            " VALUES (%s, %s, %s, %s)",
+            session.token_hash, session.user_id, session.created_at, session.expires_at,
+        )
+
+    async def get_session(self, token_hash: str) -> Session | None:
+        row = await self._one(
+            "SELECT token_hash, user_id, created_at, expires_at FROM sessions"
+            " WHERE token_hash = %s",
+            token_hash,
+        )
+        return Session(*row) if row else None
+
+    async def delete_session(self, token_hash: str) -> None:
+        await self._run("DELETE FROM sessions WHERE token_hash = %s", token_hash)
+
+    async def purge_sessions(self, now: float) -> int:
+        return await self._run("DELETE FROM sessions WHERE expires_at <= %s", now)
+
+    # -- games --------------------------------------------------------------------------------
+    async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                f"INSERT INTO games ({_GAME_COLUMNS})"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (record.id, record.name, record.created_at, record.created_by,
+                 _dumps(record.seats), record.status, _dumps(record.state),
+                 _dumps(record.initial_state), record.version, record.seq, _dumps(record.meta),
+                 record.bot_seed, record.snapshot_version),
+            )
+            await _insert_events(conn, record.id, events)
+
+    async def update_game(self, update: GameUpdate) -> None:
+        record = update.record
+        async with self._transaction() as conn:
+            # name, creation, initial state and bot seed never change after create_game
+            if record.snapshot_version == record.version:
+                cursor = await conn.execute(
+                    "UPDATE games SET seats = %s, status = %s, state = %s, state_version = %s,"
+                    " version = %s, seq = %s, meta = %s WHERE id = %s AND version = %s",
+                    (_dumps(record.seats), record.status, _dumps(record.state), record.version,
+                     record.version, record.seq, _dumps(record.meta), record.id,
+                     update.expected_version),
+                )
+            else:  # an action between snapshots: its own row records the change
+                cursor = await conn.execute(
+                    "UPDATE games SET status = %s, version = %s, seq = %s"
+                    " WHERE id = %s AND version = %s",
+                    (record.status, record.version, record.seq, record.id,
+                     update.expected_version),
+                )
+            if cursor.rowcount != 1:
+                raise VersionConflict(record.id)
+            await _insert_events(conn, record.id, update.events)
+            action = update.action
+            if action is not None:
+                await conn.execute(
+                    "INSERT INTO actions (game_id, action_id, user_id, seat, version, action,"
+                    " result) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    (record.id, action.action_id, action.user_id, action.seat, action.version,
+                     _dumps(action.action), action.result),
+                )
+
+    async def get_game(self, game_id: str) -> GameRecord | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", game_id)
+        return _game_from_row(row) if row else None
+
+    async def list_games(self) -> list[GameRecord]:
+        rows = await self._all(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY created_at")
+        return [_game_from_row(row) for row in rows]
+
+    async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]:
+        rows = await self._all(
+            "SELECT seq, data FROM events WHERE game_id = %s AND seq > %s ORDER BY seq",
+            game_id, after,
+        )
+        return [StoredEvent(seq, orjson.loads(data), data.encode()) for seq, data in rows]
+
+    async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
+        rows = await self._all(
+            "SELECT action_id, user_id, seat, version, action, result FROM actions"
+            " WHERE game_id = %s AND version > %s ORDER BY version",
+            game_id, after,
+        )
+        return [
+            StoredAction(aid, uid, seat, version, orjson.loads(action), bytes(result))
+            for aid, uid, seat, version, action, result in rows
+        ]
+
+
+async def _insert_events(
+    conn: psycopg.AsyncConnection[Any], game_id: str, events: Sequence[StoredEvent]
+) -> None:
+    if not events:
+        return
+    async with conn.cursor() as cursor:
+        await cursor.executemany(
+            "INSERT INTO events (game_id, seq, data) VALUES (%s, %s, %s)",
+            [(game_id, event.seq, event.json().decode()) for event in events],
+        )
