@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -13,11 +14,20 @@ from psycopg_pool import AsyncConnectionPool
 POOL_TIMEOUT = 10.0  # seconds a statement may wait for a free connection
 
 
+@functools.lru_cache(maxsize=256)
+def _marked(sql: str) -> bytes:
+    """A statement written with ? marks, in psycopg's %s marks (no statement here has a ?
+    or a % of its own)."""
+    return sql.replace("?", "%s").encode()
+
+
 class PooledDatabase:
     """Runs statements on pooled connections: each write one committed transaction.
 
     Connections are in autocommit mode, so a read is one round trip; `_transaction()` wraps
-    several statements in BEGIN ... COMMIT (ROLLBACK if the block raises).
+    several statements in BEGIN ... COMMIT (ROLLBACK if the block raises). `_run`, `_one` and
+    `_all` take statements written with ? marks, as SQLite's are (signin_statements.py shares
+    some); statements run on a connection directly use psycopg's %s.
     """
 
     def __init__(self, url: str, pool_size: int) -> None:
@@ -50,20 +60,20 @@ class PooledDatabase:
         """One write statement, committed; its row count."""
         pool = await self._opened()
         async with pool.connection() as conn:
-            cursor = await conn.execute(sql, args)
+            cursor = await conn.execute(_marked(sql), args)
             return cursor.rowcount
 
     async def _one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
         pool = await self._opened()
         async with pool.connection() as conn:
-            cursor = await conn.execute(sql, args)
+            cursor = await conn.execute(_marked(sql), args)
             row: tuple[Any, ...] | None = await cursor.fetchone()
             return row
 
     async def _all(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         pool = await self._opened()
         async with pool.connection() as conn:
-            cursor = await conn.execute(sql, args)
+            cursor = await conn.execute(_marked(sql), args)
             return list(await cursor.fetchall())
 
     async def close(self) -> None:

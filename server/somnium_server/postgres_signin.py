@@ -1,13 +1,15 @@
-"""Sign-in's part of the PostgreSQL storage (SigninStorage): its tables and their statements.
+"""Sign-in's part of the PostgreSQL storage (SigninStorage): its tables and their migration.
 
-PostgresStorage takes these methods in. Reads that decide a write (a code redeemed, a refresh
-token spent) lock their row first, so two instances cannot both use one secret.
+PostgresStorage takes these methods in (the single statements from signin_statements.py).
+Reads that decide a write (a code redeemed, a refresh token spent) lock their row first, so
+two instances cannot both use one secret.
 """
 
 from __future__ import annotations
 
 from .postgres_pool import PooledDatabase
-from .storage import AuthRequest, CodeGrant, PendingLogin, RefreshToken
+from .signin_statements import REQUEST_COLUMNS, SigninStatements
+from .storage import AuthRequest, CodeGrant, PendingLogin, Refresh, RefreshToken
 
 # Part of schema version 1 (postgres_storage.MIGRATIONS).
 MIGRATION = """
@@ -55,45 +57,15 @@ MIGRATION = """
     CREATE INDEX signin_sessions_by_hash ON signin_family_sessions(session_hash);
 """
 
-_REQUEST_COLUMNS = (
-    "id, browser_hash, client_id, redirect_uri, app_state, code_challenge, expires_at"
-)
 
-
-class PostgresSignin(PooledDatabase):
+class PostgresSignin(PooledDatabase, SigninStatements):
     """SigninStorage over the pooled connections of PostgresStorage (its subclass)."""
 
     # -- browser sign-ins under way ---------------------------------------------------------
-    async def add_signin_request(self, request: AuthRequest) -> None:
-        await self._run(
-            f"INSERT INTO signin_requests ({_REQUEST_COLUMNS})"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            request.id, request.browser_hash, request.client_id, request.redirect_uri,
-            request.app_state, request.code_challenge, request.expires_at,
-        )
-
-    async def get_signin_request(self, request_id: str, now: float) -> AuthRequest | None:
-        row = await self._one(
-            f"SELECT {_REQUEST_COLUMNS} FROM signin_requests WHERE id = %s AND expires_at > %s",
-            request_id, now,
-        )
-        return AuthRequest(*row) if row else None
-
-    async def send_to_provider(
-        self, request_id: str, provider: str, state_hash: str, nonce: str, code_verifier: str,
-        now: float,
-    ) -> bool:
-        count = await self._run(
-            "UPDATE signin_requests SET provider = %s, provider_state_hash = %s, nonce = %s,"
-            " code_verifier = %s WHERE id = %s AND expires_at > %s",
-            provider, state_hash, nonce, code_verifier, request_id, now,
-        )
-        return count == 1
-
     async def take_login(self, state_hash: str) -> PendingLogin | None:
         row = await self._one(
-            f"DELETE FROM signin_requests WHERE provider_state_hash = %s"
-            f" RETURNING {_REQUEST_COLUMNS}, provider, nonce, code_verifier",
+            f"DELETE FROM signin_requests WHERE provider_state_hash = ?"
+            f" RETURNING {REQUEST_COLUMNS}, provider, nonce, code_verifier",
             state_hash,
         )
         if row is None:
@@ -101,18 +73,7 @@ class PostgresSignin(PooledDatabase):
         return PendingLogin(AuthRequest(*row[:7]), provider=row[7], nonce=row[8],
                             code_verifier=row[9])
 
-    async def drop_signin_request(self, request_id: str) -> None:
-        await self._run("DELETE FROM signin_requests WHERE id = %s", request_id)
-
     # -- one-time codes ---------------------------------------------------------------------
-    async def add_code(self, code_hash: str, grant: CodeGrant) -> None:
-        await self._run(
-            "INSERT INTO signin_codes (code_hash, user_id, client_id, redirect_uri,"
-            " code_challenge, expires_at) VALUES (%s, %s, %s, %s, %s, %s)",
-            code_hash, grant.user_id, grant.client_id, grant.redirect_uri,
-            grant.code_challenge, grant.expires_at,
-        )
-
     async def redeem_code(
         self, code_hash: str, family_id: str
     ) -> tuple[CodeGrant | None, str | None]:
@@ -132,29 +93,6 @@ class PostgresSignin(PooledDatabase):
             return CodeGrant(*row[:5]), None
 
     # -- refresh-token families -------------------------------------------------------------
-    async def add_family(
-        self, family_id: str, user_id: str, client_id: str, created_at: float
-    ) -> None:
-        await self._run(
-            "INSERT INTO signin_families (id, user_id, client_id, created_at)"
-            " VALUES (%s, %s, %s, %s)",
-            family_id, user_id, client_id, created_at,
-        )
-
-    async def add_refresh_token(self, token_hash: str, family_id: str, expires_at: float) -> None:
-        await self._run(
-            "INSERT INTO signin_refresh_tokens (token_hash, family_id, expires_at)"
-            " VALUES (%s, %s, %s)",
-            token_hash, family_id, expires_at,
-        )
-
-    async def add_family_session(self, family_id: str, session_hash: str) -> None:
-        await self._run(
-            "INSERT INTO signin_family_sessions (family_id, session_hash) VALUES (%s, %s)"
-            " ON CONFLICT DO NOTHING",
-            family_id, session_hash,
-        )
-
     async def spend_refresh_token(self, token_hash: str, now: float) -> RefreshToken | None:
         async with self._transaction() as conn:
             cursor = await conn.execute(
@@ -168,26 +106,12 @@ class PostgresSignin(PooledDatabase):
             if row is None:
                 return None
             token = RefreshToken(*row)
-            if token.used_at is None and token.family_revoked_at is None and (
-                token.expires_at > now
-            ):
+            if Refresh.of(token, now) is Refresh.OK:
                 await conn.execute(
                     "UPDATE signin_refresh_tokens SET used_at = %s WHERE token_hash = %s",
                     (now, token_hash),
                 )
             return token
-
-    async def family_of_session(self, session_hash: str) -> str | None:
-        row = await self._one(
-            "SELECT family_id FROM signin_family_sessions WHERE session_hash = %s", session_hash
-        )
-        return str(row[0]) if row else None
-
-    async def family_of_refresh_token(self, token_hash: str) -> str | None:
-        row = await self._one(
-            "SELECT family_id FROM signin_refresh_tokens WHERE token_hash = %s", token_hash
-        )
-        return str(row[0]) if row else None
 
     async def revoke_family(self, family_id: str, now: float) -> list[str]:
         async with self._transaction() as conn:

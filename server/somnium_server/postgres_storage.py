@@ -160,37 +160,37 @@ class PostgresStorage(PostgresSignin):
     async def create_user(self, display_name: str) -> User:
         user = User(id=uuid.uuid4().hex, display_name=display_name, created_at=time.time())
         await self._run(
-            "INSERT INTO users (id, display_name, created_at) VALUES (%s, %s, %s)",
+            "INSERT INTO users (id, display_name, created_at) VALUES (?, ?, ?)",
             user.id, user.display_name, user.created_at,
         )
         return user
 
     async def get_user(self, user_id: str) -> User | None:
         row = await self._one(
-            "SELECT id, display_name, created_at FROM users WHERE id = %s", user_id
+            "SELECT id, display_name, created_at FROM users WHERE id = ?", user_id
         )
         return User(*row) if row else None
 
     async def get_users(self, user_ids: Sequence[str]) -> dict[str, User]:
         rows = await self._all(
-            "SELECT id, display_name, created_at FROM users WHERE id = ANY(%s)",
+            "SELECT id, display_name, created_at FROM users WHERE id = ANY(?)",
             list(set(user_ids)),
         )
         return {row[0]: User(*row) for row in rows}
 
     async def rename_user(self, user_id: str, display_name: str) -> None:
-        await self._run("UPDATE users SET display_name = %s WHERE id = %s", display_name, user_id)
+        await self._run("UPDATE users SET display_name = ? WHERE id = ?", display_name, user_id)
 
     async def add_identity(self, identity: Identity) -> None:
         await self._run(
-            "INSERT INTO identities (provider, subject, user_id) VALUES (%s, %s, %s)",
+            "INSERT INTO identities (provider, subject, user_id) VALUES (?, ?, ?)",
             identity.provider, identity.subject, identity.user_id,
         )
 
     async def find_identity(self, provider: str, subject: str) -> Identity | None:
         row = await self._one(
             "SELECT provider, subject, user_id FROM identities"
-            " WHERE provider = %s AND subject = %s",
+            " WHERE provider = ? AND subject = ?",
             provider, subject,
         )
         return Identity(*row) if row else None
@@ -198,23 +198,23 @@ class PostgresStorage(PostgresSignin):
     async def create_session(self, session: Session) -> None:
         await self._run(
             "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)"
-            " VALUES (%s, %s, %s, %s)",
+            " VALUES (?, ?, ?, ?)",
             session.token_hash, session.user_id, session.created_at, session.expires_at,
         )
 
     async def get_session(self, token_hash: str) -> Session | None:
         row = await self._one(
             "SELECT token_hash, user_id, created_at, expires_at FROM sessions"
-            " WHERE token_hash = %s",
+            " WHERE token_hash = ?",
             token_hash,
         )
         return Session(*row) if row else None
 
     async def delete_session(self, token_hash: str) -> None:
-        await self._run("DELETE FROM sessions WHERE token_hash = %s", token_hash)
+        await self._run("DELETE FROM sessions WHERE token_hash = ?", token_hash)
 
     async def purge_sessions(self, now: float) -> int:
-        return await self._run("DELETE FROM sessions WHERE expires_at <= %s", now)
+        return await self._run("DELETE FROM sessions WHERE expires_at <= ?", now)
 
     # -- games --------------------------------------------------------------------------------
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
@@ -261,7 +261,7 @@ class PostgresStorage(PostgresSignin):
                 )
 
     async def get_game(self, game_id: str) -> GameRecord | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", game_id)
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", game_id)
         return _game_from_row(row) if row else None
 
     async def list_games(self) -> list[GameRecord]:
@@ -270,7 +270,7 @@ class PostgresStorage(PostgresSignin):
 
     async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]:
         rows = await self._all(
-            "SELECT seq, data FROM events WHERE game_id = %s AND seq > %s ORDER BY seq",
+            "SELECT seq, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
             game_id, after,
         )
         return [StoredEvent(seq, orjson.loads(data), data.encode()) for seq, data in rows]
@@ -278,7 +278,7 @@ class PostgresStorage(PostgresSignin):
     async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
         rows = await self._all(
             "SELECT action_id, user_id, seat, version, action, result FROM actions"
-            " WHERE game_id = %s AND version > %s ORDER BY version",
+            " WHERE game_id = ? AND version > ? ORDER BY version",
             game_id, after,
         )
         return [
