@@ -35,13 +35,14 @@ def _free_port() -> int:
 class Cluster:
     """initdb + pg_ctl start in a fresh temp dir; `stop()` removes it all."""
 
-    def __init__(self, settings: Sequence[str] = FAST) -> None:
-        initdb = BIN / "initdb"
+    def __init__(self, settings: Sequence[str] = FAST, bin_dir: Path = BIN) -> None:
+        initdb = bin_dir / "initdb"
         if not initdb.exists():
             raise RuntimeError(
-                f"PostgreSQL's binaries are not in {BIN} (install Debian's `postgresql`, or "
-                "set SOMNIUM_PG_BIN to the directory holding initdb and pg_ctl)"
+                f"PostgreSQL's binaries are not in {bin_dir} (install Debian's `postgresql`, "
+                "or set SOMNIUM_PG_BIN to the directory holding initdb and pg_ctl)"
             )
+        self.bin = bin_dir
         self.dir = Path(tempfile.mkdtemp(prefix="somnium-pg-"))
         self._as: list[str] = []
         if os.geteuid() == 0:  # PostgreSQL refuses root: run it as the postgres user
@@ -56,7 +57,7 @@ class Cluster:
         options = [f"-k {self.dir}", "-h 127.0.0.1", f"-p {self.port}", "-c max_connections=300"]
         options += [f"-c {setting}" for setting in settings]
         try:
-            self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"),
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"),
                       "-o", " ".join(options), "-w", "-t", "30", "start")
         except BaseException:
             shutil.rmtree(self.dir, ignore_errors=True)
@@ -84,6 +85,7 @@ class Cluster:
 
     def stop(self) -> None:
         try:
-            self._run(str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w",
+                      "stop")
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)

@@ -243,3 +243,9 @@ def test_an_unreachable_database_is_a_clear_error_that_shows_no_password(
     with pytest.raises(DatabaseUnavailable, match="no_such_database") as caught:
         PostgresStorage(missing)
     assert "pw" not in str(caught.value).replace("no_such", "")
+
+
+def test_without_postgresqls_binaries_the_cluster_fails_loudly(tmp_path: Path) -> None:
+    """The fixture behind every PostgreSQL test raises (an error, never a skip)."""
+    with pytest.raises(RuntimeError, match=r"binaries are not in .*install Debian's `postgresql`"):
+        Cluster(bin_dir=tmp_path / "no-postgresql")
