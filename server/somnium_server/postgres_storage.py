@@ -17,6 +17,7 @@ import orjson
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
+from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
 from .postgres_signin import MIGRATION as SIGNIN_MIGRATION
 from .postgres_signin import PostgresSignin
 from .storage import (
@@ -93,12 +94,6 @@ MIGRATIONS: tuple[str, ...] = (
     + SIGNIN_MIGRATION,
 )
 
-_GAME_COLUMNS = (
-    "id, name, created_at, created_by, seats, status, state, initial_state, version, seq, "
-    "meta, bot_seed, state_version"
-)
-
-
 def describe(url: str) -> str:
     """Where a URL points, without its password: user@host:port/database."""
     parts = conninfo_to_dict(url)
@@ -124,19 +119,6 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
         conn.execute("DELETE FROM schema_version")
         conn.execute("INSERT INTO schema_version VALUES (%s)", (len(MIGRATIONS),))
     return len(MIGRATIONS)
-
-
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _game_from_row(row: Sequence[Any]) -> GameRecord:
-    return GameRecord(
-        id=row[0], name=row[1], created_at=row[2], created_by=row[3],
-        seats=orjson.loads(row[4]), status=row[5], state=orjson.loads(row[6]),
-        initial_state=orjson.loads(row[7]), version=row[8], seq=row[9],
-        meta=orjson.loads(row[10]), bot_seed=row[11], state_version=row[12],
-    )
 
 
 class PostgresStorage(PostgresSignin):
@@ -220,12 +202,8 @@ class PostgresStorage(PostgresSignin):
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
         async with self._transaction() as conn:
             await conn.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS})"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (record.id, record.name, record.created_at, record.created_by,
-                 _dumps(record.seats), record.status, _dumps(record.state),
-                 _dumps(record.initial_state), record.version, record.seq, _dumps(record.meta),
-                 record.bot_seed, record.snapshot_version),
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join(['%s'] * 13)})",
+                game_row(record),
             )
             await _insert_events(conn, record.id, events)
 
@@ -237,8 +215,8 @@ class PostgresStorage(PostgresSignin):
                 cursor = await conn.execute(
                     "UPDATE games SET seats = %s, status = %s, state = %s, state_version = %s,"
                     " version = %s, seq = %s, meta = %s WHERE id = %s AND version = %s",
-                    (_dumps(record.seats), record.status, _dumps(record.state), record.version,
-                     record.version, record.seq, _dumps(record.meta), record.id,
+                    (dumps(record.seats), record.status, dumps(record.state), record.version,
+                     record.version, record.seq, dumps(record.meta), record.id,
                      update.expected_version),
                 )
             else:  # an action between snapshots: its own row records the change
@@ -257,16 +235,16 @@ class PostgresStorage(PostgresSignin):
                     "INSERT INTO actions (game_id, action_id, user_id, seat, version, action,"
                     " result) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                     (record.id, action.action_id, action.user_id, action.seat, action.version,
-                     _dumps(action.action), action.result),
+                     dumps(action.action), action.result),
                 )
 
     async def get_game(self, game_id: str) -> GameRecord | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", game_id)
-        return _game_from_row(row) if row else None
+        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
+        return game_from_row(row) if row else None
 
     async def list_games(self) -> list[GameRecord]:
-        rows = await self._all(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY created_at")
-        return [_game_from_row(row) for row in rows]
+        rows = await self._all(f"SELECT {GAME_COLUMNS} FROM games ORDER BY created_at")
+        return [game_from_row(row) for row in rows]
 
     async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]:
         rows = await self._all(
