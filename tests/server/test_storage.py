@@ -249,3 +249,35 @@ def test_without_postgresqls_binaries_the_cluster_fails_loudly(tmp_path: Path) -
     """The fixture behind every PostgreSQL test raises (an error, never a skip)."""
     with pytest.raises(RuntimeError, match=r"binaries are not in .*install Debian's `postgresql`"):
         Cluster(bin_dir=tmp_path / "no-postgresql")
+
+
+def test_two_storages_on_one_database_keep_one_writer_per_game(database: Database) -> None:
+    """Two servers on one database (instances on PostgreSQL, processes on one SQLite file)
+    racing the same version: exactly one change is kept, the other is a VersionConflict."""
+
+    async def work() -> None:
+        first, second = open_test_storage(database), open_test_storage(database)
+        try:
+            await first.create_game(_record(), [StoredEvent(1, {"a": 1})])
+            for version in range(1, 21):
+                results = await asyncio.gather(
+                    *(storage.update_game(GameUpdate(
+                        _record(version + 1, version + 1), version,
+                        [StoredEvent(version + 1, {"by": n})],
+                        StoredAction(f"a{version}-{n}", "u", 0, version + 1, {}, b"{}"),
+                    )) for n, storage in enumerate((first, second))),
+                    return_exceptions=True,
+                )
+                assert sorted(type(r).__name__ for r in results) == [
+                    "NoneType", "VersionConflict"
+                ], results
+            for storage in (first, second):
+                stored = await storage.get_game("ABC2345")
+                assert stored is not None and stored.version == 21
+                assert [e.seq for e in await storage.get_events("ABC2345")] == list(range(1, 22))
+                assert len(await storage.get_actions("ABC2345")) == 20
+        finally:
+            await first.close()
+            await second.close()
+
+    asyncio.run(work())
