@@ -8,6 +8,7 @@ is what keeps one writer per game when several instances share the database.
 
 from __future__ import annotations
 
+import functools
 import time
 import uuid
 from collections.abc import Sequence
@@ -93,6 +94,34 @@ MIGRATIONS: tuple[str, ...] = (
     """
     + SIGNIN_MIGRATION,
 )
+
+@functools.cache
+def _update_statement(snapshot: bool, with_action: bool) -> str:
+    """update_game's writes as one statement (one round trip, atomic by itself).
+
+    The game's row moves on only at the expected version; the events and the action are
+    inserted for the rows the UPDATE returned, so at a stale version nothing is written and
+    the count is 0. Name, creation, initial state and bot seed never change after create_game;
+    between snapshots only status, version and seq do (the action's own row records the rest).
+    """
+    changes = "status = %(status)s, version = %(version)s, seq = %(seq)s"
+    if snapshot:
+        changes += (", seats = %(seats)s, state = %(state)s, meta = %(meta)s,"
+                    " state_version = %(version)s")
+    parts = [
+        f"moved AS (UPDATE games SET {changes}"
+        " WHERE id = %(id)s AND version = %(expected)s RETURNING id)",
+        "added AS (INSERT INTO events (game_id, seq, data) SELECT moved.id, e.seq, e.data"
+        " FROM moved, unnest(%(seqs)s::integer[], %(events)s::text[]) AS e(seq, data))",
+    ]
+    if with_action:
+        parts.append(
+            "acted AS (INSERT INTO actions (game_id, action_id, user_id, seat, version, action,"
+            " result) SELECT moved.id, %(action_id)s, %(user_id)s, %(seat)s,"
+            " %(action_version)s, %(action)s, %(result)s FROM moved)"
+        )
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM moved"
+
 
 def describe(url: str) -> str:
     """Where a URL points, without its password: user@host:port/database."""
@@ -208,35 +237,27 @@ class PostgresStorage(PostgresSignin):
             await _insert_events(conn, record.id, events)
 
     async def update_game(self, update: GameUpdate) -> None:
-        record = update.record
-        async with self._transaction() as conn:
-            # name, creation, initial state and bot seed never change after create_game
-            if record.snapshot_version == record.version:
-                cursor = await conn.execute(
-                    "UPDATE games SET seats = %s, status = %s, state = %s, state_version = %s,"
-                    " version = %s, seq = %s, meta = %s WHERE id = %s AND version = %s",
-                    (dumps(record.seats), record.status, dumps(record.state), record.version,
-                     record.version, record.seq, dumps(record.meta), record.id,
-                     update.expected_version),
-                )
-            else:  # an action between snapshots: its own row records the change
-                cursor = await conn.execute(
-                    "UPDATE games SET status = %s, version = %s, seq = %s"
-                    " WHERE id = %s AND version = %s",
-                    (record.status, record.version, record.seq, record.id,
-                     update.expected_version),
-                )
-            if cursor.rowcount != 1:
-                raise VersionConflict(record.id)
-            await _insert_events(conn, record.id, update.events)
-            action = update.action
-            if action is not None:
-                await conn.execute(
-                    "INSERT INTO actions (game_id, action_id, user_id, seat, version, action,"
-                    " result) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    (record.id, action.action_id, action.user_id, action.seat, action.version,
-                     dumps(action.action), action.result),
-                )
+        record, action = update.record, update.action
+        snapshot = record.snapshot_version == record.version
+        values: dict[str, Any] = {
+            "id": record.id, "expected": update.expected_version, "status": record.status,
+            "version": record.version, "seq": record.seq,
+            "seqs": [event.seq for event in update.events],
+            "events": [event.json().decode() for event in update.events],
+        }
+        if snapshot:
+            values |= {"seats": dumps(record.seats), "state": dumps(record.state),
+                       "meta": dumps(record.meta)}
+        if action is not None:
+            values |= {"action_id": action.action_id, "user_id": action.user_id,
+                       "seat": action.seat, "action_version": action.version,
+                       "action": dumps(action.action), "result": action.result}
+        pool = await self._opened()
+        async with pool.connection() as conn:
+            cursor = await conn.execute(_update_statement(snapshot, action is not None), values)
+            row = await cursor.fetchone()
+        if row is None or row[0] != 1:
+            raise VersionConflict(record.id)
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
