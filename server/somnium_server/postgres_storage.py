@@ -162,7 +162,7 @@ class PostgresStorage(PostgresSignin):
         try:
             with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
                 migrate(conn)
-        except psycopg.Error as error:
+        except (psycopg.Error, RuntimeError) as error:  # unreachable, refused, or too new
             raise DatabaseUnavailable(
                 f"cannot use the database {describe(url)}: {error}".strip()
             ) from None

@@ -229,7 +229,7 @@ def test_a_newer_postgresql_schema_is_refused(pg_cluster: Cluster) -> None:
     url = pg_cluster.new_database()
     PostgresStorage(url)  # migrated; no pool was opened, nothing to close
     query(url, "UPDATE schema_version SET version = version + 1")
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(DatabaseUnavailable, match="newer"):
         PostgresStorage(url)
 
 
