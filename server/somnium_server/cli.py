@@ -15,6 +15,7 @@ from starlette.types import ASGIApp
 from .config import Settings, load_settings
 from .context import context_of
 from .direct import DirectProtocol
+from .storage import DatabaseUnavailable
 
 GC_YOUNG = 5_000  # allocations between young collections (Python's default: 700)
 
@@ -82,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     _raise_file_limit()
     # Fewer, larger young collections: most objects die young, by reference counting.
     gc.set_threshold(GC_YOUNG, 20, 100)
-    server = Server(uvicorn_config(settings))
+    try:
+        config = uvicorn_config(settings)
+    except DatabaseUnavailable as error:
+        sys.exit(f"somnium-server: {error}")
+    server = Server(config)
     server.settle_memory = True
     server.run()

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import platformdirs
 
@@ -45,6 +46,25 @@ def default_database() -> Path:
     return Path(platformdirs.user_data_dir("somnium-server")) / "somnium.sqlite3"
 
 
+def database_url(text: str) -> str:
+    """A postgresql:// URL, checked for form only (start-up connects to it)."""
+    if not text:
+        return text
+    scheme, sep, _ = text.partition("://")
+    if not sep or scheme not in ("postgresql", "postgres"):
+        raise ValueError("a PostgreSQL URL starts with postgresql://, e.g. "
+                         "postgresql://somnium@127.0.0.1:5432/somnium")
+    import psycopg  # here: a server on SQLite never loads it
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        conninfo_to_dict(text)
+        urlsplit(text).port  # noqa: B018 (libpq would find a bad port only when connecting)
+    except (psycopg.Error, ValueError) as error:
+        raise ValueError(f"not a PostgreSQL URL: {error}") from None
+    return text
+
+
 def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     def convert(text: str) -> Any:
         value = kind(text)
@@ -74,6 +94,11 @@ class Settings:
         default_factory=default_database,
         metadata={"help": "SQLite database file (default: in the platform's data directory)",
                   "type": Path},
+    )
+    database_url: str = field(
+        default="",
+        metadata={"help": "a postgresql:// URL: keep the games in that PostgreSQL database "
+                          "instead of the SQLite file", "type": database_url},
     )
     public_url: str = field(
         default="", metadata={"help": "the URL people reach this server at (for links)"}

@@ -20,8 +20,8 @@ from .presence import Timing
 from .ratelimit import RateLimiter
 from .sessions import sweep, user_for_token
 from .signin.config import check_local_accounts
-from .sqlite_storage import SQLiteStorage
 from .storage import Storage, User
+from .storage_backend import open_storage
 
 
 @dataclass
@@ -43,7 +43,7 @@ def build_context(
 ) -> ServerContext:
     """Storage, streams, lobby, games and rate limits for `settings` (games load in `serving`)."""
     check_local_accounts(settings.local_accounts, settings.host)
-    store: Storage = storage if storage is not None else SQLiteStorage(settings.database)
+    store: Storage = storage if storage is not None else open_storage(settings)
     hub = StreamHub(settings.keepalive, settings.max_streams, direct_writes)
     lobby = Lobby(settings.event_window)
     games = GameService(

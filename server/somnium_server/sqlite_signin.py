@@ -1,7 +1,7 @@
 """Sign-in's part of the SQLite storage (SigninStorage): its tables and their migration.
 
-SQLiteStorage takes these methods in; they share its connection and its group commit, so a
-sign-in write is as durable as a game's.
+SQLiteStorage takes these methods in (the single statements from signin_statements.py); they
+share its connection and its group commit, so a sign-in write is as durable as a game's.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .storage import AuthRequest, CodeGrant, PendingLogin, RefreshToken
+from .signin_statements import REQUEST_COLUMNS, SigninStatements
+from .storage import AuthRequest, CodeGrant, PendingLogin, Refresh, RefreshToken
 
 T = TypeVar("T")
 
@@ -62,12 +63,8 @@ MIGRATION = """
     DROP TABLE IF EXISTS signin_schema;
 """
 
-_REQUEST_COLUMNS = (
-    "id, browser_hash, client_id, redirect_uri, app_state, code_challenge, expires_at"
-)
 
-
-class SQLiteSignin:
+class SQLiteSignin(SigninStatements):
     """SigninStorage over the connection and group commit of SQLiteStorage (its subclass)."""
 
     _conn: sqlite3.Connection
@@ -79,40 +76,15 @@ class SQLiteSignin:
         """One write statement in its own (group-committed) transaction; its row count."""
         return await self._write(lambda c: c.execute(sql, args).rowcount)
 
-    def _one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
+    async def _one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
         row: tuple[Any, ...] | None = self._conn.execute(sql, args).fetchone()
         return row
 
     # -- browser sign-ins under way ---------------------------------------------------------
-    async def add_signin_request(self, request: AuthRequest) -> None:
-        await self._run(
-            f"INSERT INTO signin_requests ({_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            request.id, request.browser_hash, request.client_id, request.redirect_uri,
-            request.app_state, request.code_challenge, request.expires_at,
-        )
-
-    async def get_signin_request(self, request_id: str, now: float) -> AuthRequest | None:
-        row = self._one(
-            f"SELECT {_REQUEST_COLUMNS} FROM signin_requests WHERE id = ? AND expires_at > ?",
-            request_id, now,
-        )
-        return AuthRequest(*row) if row else None
-
-    async def send_to_provider(
-        self, request_id: str, provider: str, state_hash: str, nonce: str, code_verifier: str,
-        now: float,
-    ) -> bool:
-        count = await self._run(
-            "UPDATE signin_requests SET provider = ?, provider_state_hash = ?, nonce = ?,"
-            " code_verifier = ? WHERE id = ? AND expires_at > ?",
-            provider, state_hash, nonce, code_verifier, request_id, now,
-        )
-        return count == 1
-
     async def take_login(self, state_hash: str) -> PendingLogin | None:
         def work(c: sqlite3.Connection) -> PendingLogin | None:
             row = c.execute(
-                f"SELECT {_REQUEST_COLUMNS}, provider, nonce, code_verifier"
+                f"SELECT {REQUEST_COLUMNS}, provider, nonce, code_verifier"
                 " FROM signin_requests WHERE provider_state_hash = ?",
                 (state_hash,),
             ).fetchone()
@@ -124,18 +96,7 @@ class SQLiteSignin:
 
         return await self._write(work)
 
-    async def drop_signin_request(self, request_id: str) -> None:
-        await self._run("DELETE FROM signin_requests WHERE id = ?", request_id)
-
     # -- one-time codes ---------------------------------------------------------------------
-    async def add_code(self, code_hash: str, grant: CodeGrant) -> None:
-        await self._run(
-            "INSERT INTO signin_codes (code_hash, user_id, client_id, redirect_uri,"
-            " code_challenge, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-            code_hash, grant.user_id, grant.client_id, grant.redirect_uri,
-            grant.code_challenge, grant.expires_at,
-        )
-
     async def redeem_code(
         self, code_hash: str, family_id: str
     ) -> tuple[CodeGrant | None, str | None]:
@@ -156,28 +117,6 @@ class SQLiteSignin:
         return await self._write(work)
 
     # -- refresh-token families -------------------------------------------------------------
-    async def add_family(
-        self, family_id: str, user_id: str, client_id: str, created_at: float
-    ) -> None:
-        await self._run(
-            "INSERT INTO signin_families (id, user_id, client_id, created_at) VALUES (?, ?, ?, ?)",
-            family_id, user_id, client_id, created_at,
-        )
-
-    async def add_refresh_token(self, token_hash: str, family_id: str, expires_at: float) -> None:
-        await self._run(
-            "INSERT INTO signin_refresh_tokens (token_hash, family_id, expires_at)"
-            " VALUES (?, ?, ?)",
-            token_hash, family_id, expires_at,
-        )
-
-    async def add_family_session(self, family_id: str, session_hash: str) -> None:
-        await self._run(
-            "INSERT OR IGNORE INTO signin_family_sessions (family_id, session_hash)"
-            " VALUES (?, ?)",
-            family_id, session_hash,
-        )
-
     async def spend_refresh_token(self, token_hash: str, now: float) -> RefreshToken | None:
         def work(c: sqlite3.Connection) -> RefreshToken | None:
             row = c.execute(
@@ -189,26 +128,12 @@ class SQLiteSignin:
             if row is None:
                 return None
             token = RefreshToken(*row)
-            if token.used_at is None and token.family_revoked_at is None and (
-                token.expires_at > now
-            ):
+            if Refresh.of(token, now) is Refresh.OK:
                 c.execute("UPDATE signin_refresh_tokens SET used_at = ? WHERE token_hash = ?",
                           (now, token_hash))
             return token
 
         return await self._write(work)
-
-    async def family_of_session(self, session_hash: str) -> str | None:
-        row = self._one(
-            "SELECT family_id FROM signin_family_sessions WHERE session_hash = ?", session_hash
-        )
-        return str(row[0]) if row else None
-
-    async def family_of_refresh_token(self, token_hash: str) -> str | None:
-        row = self._one(
-            "SELECT family_id FROM signin_refresh_tokens WHERE token_hash = ?", token_hash
-        )
-        return str(row[0]) if row else None
 
     async def revoke_family(self, family_id: str, now: float) -> list[str]:
         def work(c: sqlite3.Connection) -> list[str]:

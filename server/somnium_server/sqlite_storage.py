@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import orjson
 
 from . import sqlite_signin
+from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
 from .sqlite_signin import SQLiteSignin
 from .storage import (
     GameRecord,
@@ -107,33 +108,6 @@ MIGRATIONS: tuple[str, ...] = (
     DROP INDEX actions_by_version;
     """,
 )
-
-_GAME_COLUMNS = (
-    "id, name, created_at, created_by, seats, status, state, initial_state, version, seq, "
-    "meta, bot_seed, state_version"
-)
-
-
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def _game_row(record: GameRecord) -> tuple[Any, ...]:
-    return (
-        record.id, record.name, record.created_at, record.created_by, _dumps(record.seats),
-        record.status, _dumps(record.state), _dumps(record.initial_state), record.version,
-        record.seq, _dumps(record.meta), record.bot_seed, record.snapshot_version,
-    )
-
-
-def _game_from_row(row: Sequence[Any]) -> GameRecord:
-    return GameRecord(
-        id=row[0], name=row[1], created_at=row[2], created_by=row[3],
-        seats=orjson.loads(row[4]), status=row[5], state=orjson.loads(row[6]),
-        initial_state=orjson.loads(row[7]), version=row[8], seq=row[9],
-        meta=orjson.loads(row[10]), bot_seed=row[11], state_version=row[12],
-    )
-
 
 def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) and migrate the database file."""
@@ -400,8 +374,8 @@ class SQLiteStorage(SQLiteSignin):
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
         def work(c: sqlite3.Connection) -> None:
             c.execute(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                _game_row(record),
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                game_row(record),
             )
             _insert_events(c, record.id, events)
 
@@ -416,8 +390,8 @@ class SQLiteStorage(SQLiteSignin):
                 cursor = c.execute(
                     "UPDATE games SET seats=?, status=?, state=?, state_version=?, version=?, "
                     "seq=?, meta=? WHERE id=? AND version=?",
-                    (_dumps(record.seats), record.status, _dumps(record.state), record.version,
-                     record.version, record.seq, _dumps(record.meta), record.id,
+                    (dumps(record.seats), record.status, dumps(record.state), record.version,
+                     record.version, record.seq, dumps(record.meta), record.id,
                      update.expected_version),
                 )
             else:  # an action between snapshots: its own row records the change
@@ -435,22 +409,22 @@ class SQLiteStorage(SQLiteSignin):
                     "INSERT INTO actions (game_id, action_id, user_id, seat, version, action, "
                     "result) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (record.id, action.action_id, action.user_id, action.seat, action.version,
-                     _dumps(action.action), action.result),
+                     dumps(action.action), action.result),
                 )
 
         await self._write(work)
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         row = self._conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
         ).fetchone()
-        return _game_from_row(row) if row else None
+        return game_from_row(row) if row else None
 
     async def list_games(self) -> list[GameRecord]:
         rows = self._conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games ORDER BY created_at"
+            f"SELECT {GAME_COLUMNS} FROM games ORDER BY created_at"
         ).fetchall()
-        return [_game_from_row(row) for row in rows]
+        return [game_from_row(row) for row in rows]
 
     async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]:
         rows = self._conn.execute(

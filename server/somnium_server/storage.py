@@ -1,8 +1,9 @@
 """The one storage interface the server talks to, and the records it stores.
 
 Game logic and sign-in only ever see `Storage` (sign-in's part of it is `SigninStorage`);
-SQLite (sqlite_storage.py) is the default backend and a PostgreSQL one can be added beside it
-without touching the games, the lobby, sign-in or the routes.
+SQLite (sqlite_storage.py) is the default backend; PostgreSQL (postgres_storage.py) is chosen
+with `database_url` (storage_backend.py picks). The games, the lobby, sign-in and the routes
+see no difference.
 """
 
 from __future__ import annotations
@@ -122,6 +123,10 @@ class GameUpdate:
 
 class VersionConflict(Exception):
     """The stored game moved on since the version an update was made against."""
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The database the settings name cannot be reached or used (said at start-up)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,18 +1,18 @@
-"""Fixtures: a fresh server (real uvicorn, real SQLite file) per test that asks for one."""
+"""Fixtures: a fresh server (real uvicorn) per test that asks for one, on each storage backend."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from ..conftest import Database
 from .helpers import LiveServer, server_settings
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    running = LiveServer(server_settings(tmp_path / "somnium.sqlite3"))
+def server(database: Database) -> Iterator[LiveServer]:
+    running = LiveServer(server_settings(database))
     try:
         yield running
     finally:

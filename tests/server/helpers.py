@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import queue
 import random
 import socket
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import requests
 from fastapi import FastAPI
 from starlette.types import ASGIApp
@@ -24,8 +27,10 @@ from somnium_server.cli import Server, uvicorn_config
 from somnium_server.computer import Computers
 from somnium_server.config import RateLimit, Settings
 from somnium_server.sessions import issue_session
-from somnium_server.sqlite_storage import SQLiteStorage
 from somnium_server.storage import Storage
+from somnium_server.storage_backend import open_storage
+
+from ..conftest import Database
 
 TIMEOUT = 10.0
 
@@ -46,22 +51,58 @@ TEST_COMPUTERS = Computers(
 )
 
 
-def server_settings(database: Path, **changes: Any) -> Settings:
+def on(database: Database, settings: Settings) -> Settings:
+    """`settings` with their storage in `database` (an SQLite file or a postgresql:// URL)."""
+    if isinstance(database, Path):
+        return replace(settings, database=database, database_url="")
+    return replace(settings, database_url=database)
+
+
+def where(settings: Settings) -> Database:
+    """The database `settings` use."""
+    return settings.database_url or settings.database
+
+
+def open_test_storage(database: Database) -> Storage:
+    """The storage a server on `database` opens (its migrations done)."""
+    return open_storage(on(database, Settings()))
+
+
+def query(database: Database, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """The rows of one statement (written with ? marks) run on the database itself."""
+    if isinstance(database, Path):
+        with contextlib.closing(sqlite3.connect(database)) as conn:
+            return conn.execute(sql, args).fetchall()
+    with psycopg.connect(database, autocommit=True) as pg:
+        cursor = pg.execute(sql.replace("?", "%s").encode(), args)
+        return cursor.fetchall() if cursor.description is not None else []
+
+
+def stored_text(database: Database) -> str:
+    """Every row of every table as text: where to look for what must never be stored."""
+    tables = query(database, "SELECT name FROM sqlite_master WHERE type = 'table'"
+                   if isinstance(database, Path) else
+                   "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+    return "\n".join(str(row) for (table,) in tables
+                     for row in query(database, f"SELECT * FROM {table}"))
+
+
+def server_settings(database: Database, **changes: Any) -> Settings:
     """Settings for a test server: fast pauses and keep-alives, generous limits."""
-    base = Settings(
-        host="127.0.0.1", port=0, database=database, keepalive=0.5, computer_pause=0.02,
+    base = on(database, Settings(
+        host="127.0.0.1", port=0, keepalive=0.5, computer_pause=0.02,
         observer_flush=0.05, access_log=False, log_level="warning", max_streams=64,
         rate_create=RateLimit(100000, 1), rate_join=RateLimit(1000, 1), rate_act=RateLimit(1000, 1),
         rate_signin=RateLimit(1000, 1),
-    )
+    ))
     return replace(base, **changes)
 
 
-def make_user(database: Path, name: str, lifetime: float = 3600.0) -> tuple[str, str]:
+def make_user(database: Database, name: str, lifetime: float = 3600.0) -> tuple[str, str]:
     """A user and a session made through the storage layer; returns (user id, token)."""
 
     async def work() -> tuple[str, str]:
-        storage = SQLiteStorage(database)
+        storage = open_test_storage(database)
         try:
             user = await storage.create_user(name)
             return user.id, await issue_session(storage, user.id, lifetime)
@@ -148,7 +189,7 @@ class LiveServer:
         self.base = f"http://127.0.0.1:{port}"
 
     def player(self, name: str, lifetime: float = 3600.0) -> Player:
-        user_id, token = make_user(self.settings.database, name, lifetime)
+        user_id, token = make_user(where(self.settings), name, lifetime)
         return Player(self.base, user_id, token, name)
 
     def get(self, path: str, **kwargs: Any) -> requests.Response:

@@ -13,6 +13,7 @@ import requests
 from somnium_server.sqlite_storage import SQLiteStorage
 from somnium_server.storage import GameUpdate
 
+from ..conftest import Database
 from .helpers import LiveServer, Player, server_settings
 
 
@@ -174,13 +175,13 @@ def test_an_expired_session_is_refused(server: LiveServer) -> None:
     assert expired.status_code == 401 and expired.json()["error"] == "invalid_session"
 
 
-def test_rate_limits_answer_429_with_retry_after(tmp_path: Path) -> None:
+def test_rate_limits_answer_429_with_retry_after(database: Database) -> None:
     from somnium_server.config import RateLimit
 
     from .helpers import LiveServer as Live
 
     limited = Live(server_settings(
-        tmp_path / "db.sqlite3", rate_create=RateLimit(2, 60), rate_act=RateLimit(3, 60)
+        database, rate_create=RateLimit(2, 60), rate_act=RateLimit(3, 60)
     ))
     try:
         ann, bob = limited.player("Ann"), limited.player("Bob")

@@ -43,6 +43,9 @@ def test_defaults_listen_on_loopback_and_keep_data_in_the_platform_directory() -
         (["--rate-act", "fast"], {}),
         ([], {"SOMNIUM_KEEPALIVE": "-1"}),
         ([], {"SOMNIUM_ACCESS_LOG": "maybe"}),
+        (["--database-url", "mysql://somnium@127.0.0.1/somnium"], {}),
+        ([], {"SOMNIUM_DATABASE_URL": "postgresql://127.0.0.1:port/x"}),
+        ([], {"SOMNIUM_DATABASE_URL": "postgresql://127.0.0.1/x?no_such_option=1"}),
     ],
 )
 def test_bad_values_are_refused_with_a_message(
@@ -72,3 +75,29 @@ def test_help_documents_every_option() -> None:
         assert "--" + f.name.replace("_", "-") in shown
         assert "SOMNIUM_" + f.name.upper() in shown
     assert "--config" in shown and "TOML" in shown
+
+
+def test_the_database_url_is_a_flag_a_variable_and_a_key(tmp_path: Path) -> None:
+    config = tmp_path / "server.toml"
+    config.write_text('database_url = "postgresql://somnium@db.example:5432/from_file"\n')
+    assert load_settings([], {}).database_url == ""  # SQLite
+    from_file = load_settings(["--config", str(config)], {})
+    assert from_file.database_url == "postgresql://somnium@db.example:5432/from_file"
+    from_env = load_settings(
+        ["--config", str(config)], {"SOMNIUM_DATABASE_URL": "postgresql:///from_env"}
+    )
+    assert from_env.database_url == "postgresql:///from_env"
+    flag = load_settings(["--database-url", "postgres://h/from_flag"],
+                         {"SOMNIUM_DATABASE_URL": "postgresql:///from_env"})
+    assert flag.database_url == "postgres://h/from_flag"
+
+
+def test_an_unreachable_database_stops_the_server_at_start_with_a_message() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "somnium_server", "--port", "0",
+         "--database-url", "postgresql://somnium:hidden@127.0.0.1:1/somnium"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 1
+    assert "cannot use the database somnium@127.0.0.1:1/somnium" in done.stderr
+    assert "Traceback" not in done.stderr and "hidden" not in done.stderr

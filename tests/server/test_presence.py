@@ -4,11 +4,11 @@ opening one again, and once away long enough the other player may claim the win.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ..conftest import Database
 from .helpers import EventReader, LiveServer, Player, server_settings
 
 AWAY_AFTER = 0.4
@@ -16,9 +16,9 @@ CLAIM_AFTER = 1.2
 
 
 @pytest.fixture
-def quick(tmp_path: Path) -> Any:
+def quick(database: Database) -> Any:
     running = LiveServer(server_settings(
-        tmp_path / "somnium.sqlite3", away_after=AWAY_AFTER, claim_after=CLAIM_AFTER
+        database, away_after=AWAY_AFTER, claim_after=CLAIM_AFTER
     ))
     try:
         yield running
@@ -127,9 +127,9 @@ def test_a_game_against_the_computer_has_nobody_to_claim_from(quick: LiveServer)
     assert refused.status_code == 409 and refused.json()["error"] == "opponent_here"
 
 
-def test_after_a_restart_players_get_the_grace_again(tmp_path: Path) -> None:
+def test_after_a_restart_players_get_the_grace_again(database: Database) -> None:
     settings = server_settings(
-        tmp_path / "somnium.sqlite3", away_after=AWAY_AFTER, claim_after=CLAIM_AFTER
+        database, away_after=AWAY_AFTER, claim_after=CLAIM_AFTER
     )
     first = LiveServer(settings)
     try:

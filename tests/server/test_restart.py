@@ -1,4 +1,4 @@
-"""kill -9 the server mid-game, start it again on the same SQLite file: every game resumes."""
+"""kill -9 the server mid-game, start it again on the same database: every game resumes."""
 
 from __future__ import annotations
 
@@ -12,16 +12,19 @@ from pathlib import Path
 
 import requests
 
+from ..conftest import Database
 from .helpers import EventReader, Player, free_port, make_user
 
 HERE = Path(__file__).parent
 
 
-def _start(database: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+def _start(database: Database, port: int, log: Path) -> subprocess.Popen[bytes]:
+    where = ["--database", str(database)] if isinstance(database, Path) else [
+        "--database-url", database]
     with log.open("ab") as sink:
         process = subprocess.Popen(
             [sys.executable, str(HERE / "serve_with_test_bot.py"), "--port", str(port),
-             "--database", str(database), "--computer-pause", "1.0", "--keepalive", "1",
+             *where, "--computer-pause", "1.0", "--keepalive", "1",
              "--log-level", "warning", "--rate-act", "1000/1"],
             stdout=subprocess.DEVNULL, stderr=sink,
         )
@@ -47,8 +50,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-def test_kill_9_mid_game_and_every_game_resumes(tmp_path: Path) -> None:
-    database = tmp_path / "somnium.sqlite3"
+def test_kill_9_mid_game_and_every_game_resumes(tmp_path: Path, database: Database) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     people = {name: Player(base, *make_user(database, name), name) for name in ("Ann", "Bob")}
@@ -128,11 +130,10 @@ def test_kill_9_mid_game_and_every_game_resumes(tmp_path: Path) -> None:
 
 
 def test_a_lobby_stream_resumed_across_a_kill_9_gets_a_snapshot_not_new_events(
-    tmp_path: Path,
+    tmp_path: Path, database: Database,
 ) -> None:
     """Lobby event numbers start again after a restart: an id from before it must not pass for
     one of the new numbering (which would skip or repeat events); it gets a fresh snapshot."""
-    database = tmp_path / "somnium.sqlite3"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     ann = Player(base, *make_user(database, "Ann"), "Ann")

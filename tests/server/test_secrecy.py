@@ -7,16 +7,15 @@ import logging
 import random
 import re
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 import requests
 
 from somnium_desktop.game import Suit, state_to_dict
 from somnium_server.games import stored_state
-from somnium_server.sqlite_storage import SQLiteStorage
 
-from .helpers import EventReader, LiveServer, Player, server_settings
+from ..conftest import Database
+from .helpers import EventReader, LiveServer, Player, open_test_storage, server_settings
 
 SUITS = [suit.code for suit in Suit]
 GAME_PATH = re.compile(r"/games/([A-Za-z0-9]+)")
@@ -31,9 +30,9 @@ class Collector(logging.Handler):
         self.lines.append(self.format(record))
 
 
-def _stored_games(database: Path) -> dict[str, dict[str, Any]]:
+def _stored_games(database: Database) -> dict[str, dict[str, Any]]:
     async def load() -> dict[str, dict[str, Any]]:
-        storage = SQLiteStorage(database)
+        storage = open_test_storage(database)
         try:
             return {
                 record.id: state_to_dict(await stored_state(storage, record))
@@ -45,8 +44,7 @@ def _stored_games(database: Path) -> dict[str, dict[str, Any]]:
     return asyncio.run(load())
 
 
-def test_no_payload_holds_the_deck_order_or_the_seed(tmp_path: Path) -> None:
-    database = tmp_path / "db.sqlite3"
+def test_no_payload_holds_the_deck_order_or_the_seed(database: Database) -> None:
     server = LiveServer(server_settings(database, access_log=True, log_level="info"))
     collector = Collector()
     loggers = [logging.getLogger(n) for n in ("", "uvicorn", "uvicorn.error", "uvicorn.access",

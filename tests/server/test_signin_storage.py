@@ -13,7 +13,8 @@ from somnium_server.signin.store import SigninStore, digest
 from somnium_server.sqlite_storage import MIGRATIONS, SQLiteStorage
 from somnium_server.storage import AuthRequest, CodeGrant, Refresh
 
-from .helpers import LiveServer, make_user, server_settings
+from ..conftest import Database
+from .helpers import LiveServer, make_user, open_test_storage, query, server_settings, stored_text
 
 # What sign-in made in the server's file before its tables joined the storage's migrations:
 # the same tables, created by itself, with their own version table.
@@ -71,11 +72,9 @@ def test_a_file_from_before_keeps_its_sign_ins(tmp_path: Path) -> None:
     conn.close()
 
 
-def test_sign_in_secrets_reach_the_storage_only_hashed_and_work_once(tmp_path: Path) -> None:
-    database = tmp_path / "db.sqlite3"
-
+def test_sign_in_secrets_reach_the_storage_only_hashed_and_work_once(database: Database) -> None:
     async def work() -> None:
-        storage = SQLiteStorage(database)
+        storage = open_test_storage(database)
         store = SigninStore(storage)
         try:
             user = await storage.create_user("Ann")
@@ -111,18 +110,17 @@ def test_sign_in_secrets_reach_the_storage_only_hashed_and_work_once(tmp_path: P
             await storage.close()
 
     asyncio.run(work())
-    dump = "\n".join(sqlite3.connect(database).iterdump())
+    dump = stored_text(database)
     for secret in ("state-2", "the-code", "refresh-1"):
         assert secret not in dump and digest(secret) in dump
 
 
-def test_what_has_run_out_is_swept_and_the_rest_kept(tmp_path: Path) -> None:
-    database = tmp_path / "db.sqlite3"
+def test_what_has_run_out_is_swept_and_the_rest_kept(database: Database) -> None:
     now = time.time()
     day = 86400.0
 
     async def work() -> None:
-        storage = SQLiteStorage(database)
+        storage = open_test_storage(database)
         store = SigninStore(storage)
         try:
             user = await storage.create_user("Ann")
@@ -155,17 +153,14 @@ def test_what_has_run_out_is_swept_and_the_rest_kept(tmp_path: Path) -> None:
             await storage.close()
 
     asyncio.run(work())
-    conn = sqlite3.connect(database)
-    counts = {table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    counts = {table: query(database, f"SELECT count(*) FROM {table}")[0][0]
               for table in ("sessions", "signin_requests", "signin_families",
                             "signin_refresh_tokens", "signin_family_sessions")}
-    conn.close()
     assert counts == {"sessions": 0, "signin_requests": 0, "signin_families": 1,
                       "signin_refresh_tokens": 1, "signin_family_sessions": 0}
 
 
-def test_the_server_sweeps_expired_sessions_when_it_starts(tmp_path: Path) -> None:
-    database = tmp_path / "db.sqlite3"
+def test_the_server_sweeps_expired_sessions_when_it_starts(database: Database) -> None:
     make_user(database, "Gone", lifetime=-1)
     _, token = make_user(database, "Here")
     server = LiveServer(server_settings(database))
@@ -173,9 +168,7 @@ def test_the_server_sweeps_expired_sessions_when_it_starts(tmp_path: Path) -> No
         assert server.get("/me", headers={"Authorization": f"Bearer {token}"}).ok
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
-            conn = sqlite3.connect(database)
-            left = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
-            conn.close()
+            left = query(database, "SELECT count(*) FROM sessions")[0][0]
             if left == 1:
                 break
             time.sleep(0.05)

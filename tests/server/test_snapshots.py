@@ -11,17 +11,20 @@ from somnium_server.events import StreamHub
 from somnium_server.games import SNAPSHOT_EVERY, GameService
 from somnium_server.lobby import Lobby
 from somnium_server.rooms import GameRoom
-from somnium_server.sqlite_storage import SQLiteStorage
 
-from .helpers import TEST_COMPUTERS, LiveServer
+from ..conftest import Database
+from .helpers import TEST_COMPUTERS, LiveServer, open_test_storage, query, where
 
 
-def _crash_copy(database: Path, into: Path) -> Path:
+def _crash_copy(database: Database, into: Path) -> Database:
     """What a kill -9 now would leave on disk: every committed transaction, nothing more.
 
     (The server answers an action only once it is committed; SQLite's backup API copies
-    exactly the committed state, whatever the WAL and its checkpoints are doing.)
+    exactly the committed state, whatever the WAL and its checkpoints are doing. PostgreSQL's
+    committed state is what any other connection reads: the database itself.)
     """
+    if not isinstance(database, Path):
+        return database
     into.unlink(missing_ok=True)
     source, target = sqlite3.connect(database), sqlite3.connect(into)
     try:
@@ -32,11 +35,11 @@ def _crash_copy(database: Path, into: Path) -> Path:
     return into
 
 
-def _reloaded(database: Path, game_id: str) -> GameRoom:
+def _reloaded(database: Database, game_id: str) -> GameRoom:
     """The game as a server starting on `database` brings it back."""
 
     async def load() -> GameRoom:
-        storage = SQLiteStorage(database)
+        storage = open_test_storage(database)
         games = GameService(
             storage, Lobby(16), StreamHub(1.0, 1), TEST_COMPUTERS, event_window=1000,
             computer_pause=1.0, observer_flush=1.0,
@@ -53,14 +56,8 @@ def _reloaded(database: Path, game_id: str) -> GameRoom:
     return asyncio.run(load())
 
 
-def _stored_snapshot(database: Path, game_id: str) -> tuple[int, int]:
-    conn = sqlite3.connect(database)
-    try:
-        row = conn.execute(
-            "SELECT state_version, version FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-    finally:
-        conn.close()
+def _stored_snapshot(database: Database, game_id: str) -> tuple[int, int]:
+    (row,) = query(database, "SELECT state_version, version FROM games WHERE id = ?", game_id)
     return int(row[0]), int(row[1])
 
 
@@ -84,7 +81,7 @@ def test_a_game_killed_after_any_action_resumes_exactly_there(
         assert response.status_code == 200, response.text
         action_ids.append(action_id)
         version, view = response.json()["version"], response.json()["view"]
-        copy = _crash_copy(server.settings.database, tmp_path / "crashed.sqlite3")
+        copy = _crash_copy(where(server.settings), tmp_path / "crashed.sqlite3")
 
         state_version, stored_version = _stored_snapshot(copy, game_id)
         assert stored_version == version

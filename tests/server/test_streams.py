@@ -6,8 +6,8 @@ import random
 import re
 import socket
 import time
-from pathlib import Path
 
+from ..conftest import Database
 from .helpers import EventReader, LiveServer, Player, server_settings
 
 
@@ -62,8 +62,8 @@ def test_a_dropped_stream_resumes_with_exactly_the_missed_events(server: LiveSer
     current.close()
 
 
-def test_a_stream_too_far_behind_gets_a_fresh_snapshot(tmp_path: Path) -> None:
-    small = LiveServer(server_settings(tmp_path / "db.sqlite3", event_window=4))
+def test_a_stream_too_far_behind_gets_a_fresh_snapshot(database: Database) -> None:
+    small = LiveServer(server_settings(database, event_window=4))
     try:
         ann, bob = small.player("Ann"), small.player("Bob")
         game_id = ann.create()["id"]
@@ -97,8 +97,8 @@ def test_idle_streams_get_keep_alive_comments(server: LiveServer) -> None:
     lobby.close()
 
 
-def test_one_client_may_hold_only_so_many_streams(tmp_path: Path) -> None:
-    capped = LiveServer(server_settings(tmp_path / "db.sqlite3", max_streams=2))
+def test_one_client_may_hold_only_so_many_streams(database: Database) -> None:
+    capped = LiveServer(server_settings(database, max_streams=2))
     try:
         game_id = capped.player("Ann").create()["id"]
         url = f"{capped.base}/games/{game_id}/events"
@@ -120,8 +120,8 @@ def test_one_client_may_hold_only_so_many_streams(tmp_path: Path) -> None:
         capped.stop()
 
 
-def test_behind_a_local_proxy_the_cap_counts_the_forwarded_address(tmp_path: Path) -> None:
-    capped = LiveServer(server_settings(tmp_path / "db.sqlite3", max_streams=1))
+def test_behind_a_local_proxy_the_cap_counts_the_forwarded_address(database: Database) -> None:
+    capped = LiveServer(server_settings(database, max_streams=1))
     try:
         url = capped.base + "/lobby/events"
         first = EventReader(url, headers={"X-Forwarded-For": "203.0.113.1"})
@@ -179,9 +179,9 @@ def test_a_finished_game_let_go_from_memory_still_resumes_and_answers_retries(
     resumed.close()
 
 
-def test_a_slow_reader_gets_every_event_once_and_in_order(tmp_path: Path) -> None:
+def test_a_slow_reader_gets_every_event_once_and_in_order(database: Database) -> None:
     """While a client does not read, writes wait in the server; then all arrive, in order."""
-    server = LiveServer(server_settings(tmp_path / "db.sqlite3"), send_buffer=4096)
+    server = LiveServer(server_settings(database), send_buffer=4096)
     try:
         _slow_reader(server)
     finally:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from somnium_server.signin.config import ProviderConfig
 
+from ..conftest import Database
 from .helpers import LiveLobby, OidcProvider, lobby_settings, provider_config
 
 StartLobby = Callable[..., LiveLobby]
@@ -25,13 +25,13 @@ def oidc() -> Iterator[OidcProvider]:
 
 
 @pytest.fixture
-def start_lobby(tmp_path: Path) -> Iterator[StartLobby]:
-    """Start lobby servers (each on its own database file); all stopped after the test."""
+def start_lobby(new_database: Callable[[], Database]) -> Iterator[StartLobby]:
+    """Start lobby servers (each on its own database, on each backend); all stopped after the
+    test."""
     running: list[LiveLobby] = []
 
     def start(*providers: ProviderConfig, **changes: Any) -> LiveLobby:
-        database = tmp_path / f"lobby{len(running)}.sqlite3"
-        lobby = LiveLobby(lobby_settings(database, *providers, **changes))
+        lobby = LiveLobby(lobby_settings(new_database(), *providers, **changes))
         running.append(lobby)
         return lobby
 

@@ -26,7 +26,8 @@ from somnium_desktop.client.signin import SigninFlow
 from somnium_server.config import Settings
 from somnium_server.signin.config import ProviderConfig, SigninConfig
 
-from ..server.helpers import LiveServer
+from ..conftest import Database
+from ..server.helpers import LiveServer, on
 
 # The lobby server's own test server: real uvicorn on 127.0.0.1 and a free port.
 LiveLobby = LiveServer
@@ -37,12 +38,12 @@ CLIENT_SECRET = "lobby-secret-for-the-sign-in-tests-0123456789"
 TIMEOUT = 10.0
 
 
-def lobby_settings(database: Path, *providers: ProviderConfig, **changes: Any) -> Settings:
+def lobby_settings(database: Database, *providers: ProviderConfig, **changes: Any) -> Settings:
     signin_changes = {k: changes.pop(k) for k in list(changes) if k.endswith("_seconds")}
-    base = Settings(
-        host="127.0.0.1", port=0, database=database, access_log=False, log_level="warning",
+    base = on(database, Settings(
+        host="127.0.0.1", port=0, access_log=False, log_level="warning",
         signin=SigninConfig(providers=tuple(providers), **signin_changes),
-    )
+    ))
     return replace(base, **changes)
 
 

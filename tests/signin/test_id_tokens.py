@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from somnium_desktop.client.signin import SigninFlow, SigninRejected
 
+from ..server.helpers import query, where
 from .conftest import StartLobby
 from .helpers import CLIENT_ID, CLIENT_SECRET, LiveLobby, Person, provider_config
 from .rogue_issuer import RogueIssuer
@@ -29,11 +30,9 @@ def rogue_lobby(rogue: RogueIssuer, start_lobby: StartLobby) -> LiveLobby:
     return start_lobby(provider_config(rogue.issuer, key="rogue", name="Rogue"))
 
 
-def identities(lobby: LiveLobby, issuer: str) -> list[tuple[str, str]]:
-    with sqlite3.connect(lobby.settings.database) as db:
-        return db.execute(
-            "SELECT subject, user_id FROM identities WHERE provider = ?", (issuer,)
-        ).fetchall()
+def identities(lobby: LiveLobby, issuer: str) -> list[tuple[Any, ...]]:
+    return query(where(lobby.settings),
+                 "SELECT subject, user_id FROM identities WHERE provider = ?", issuer)
 
 
 def test_a_good_token_from_the_same_issuer_is_accepted(

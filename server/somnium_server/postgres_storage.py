@@ -1,0 +1,298 @@
+"""Storage in PostgreSQL (psycopg 3 and its pool), for one or several server instances.
+
+Chosen with `database_url`. The schema is migrated at start-up, under an advisory lock so that
+instances starting together migrate once. Every write is one transaction, committed before the
+caller resumes; a game's row changes only at the version the change was made against, which
+is what keeps one writer per game when several instances share the database.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+
+from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
+from .postgres_signin import MIGRATION as SIGNIN_MIGRATION
+from .postgres_signin import PostgresSignin
+from .storage import (
+    DatabaseUnavailable,
+    GameRecord,
+    GameUpdate,
+    Identity,
+    Session,
+    StoredAction,
+    StoredEvent,
+    User,
+    VersionConflict,
+)
+
+CONNECT_TIMEOUT = 10  # seconds, at start-up and for each new pooled connection
+MIGRATION_LOCK = 0x50_4D_4E_49_55_4D  # pg_advisory_xact_lock key: "SOMNIUM"
+
+# Each entry moves the schema one version on; the schema_version table holds how many ran.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        display_name TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE identities (
+        provider TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        PRIMARY KEY (provider, subject)
+    );
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        created_at DOUBLE PRECISION NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX sessions_by_user ON sessions(user_id);
+    CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        created_by TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        initial_state TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        meta TEXT NOT NULL,
+        bot_seed BIGINT NOT NULL,
+        state_version INTEGER NOT NULL
+    );
+    CREATE INDEX games_by_creation ON games(created_at);
+    CREATE TABLE events (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE actions (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        action_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        result BYTEA NOT NULL,
+        PRIMARY KEY (game_id, action_id)
+    );
+    CREATE INDEX actions_by_version ON actions(game_id, version);
+    """
+    + SIGNIN_MIGRATION,
+)
+
+@functools.cache
+def _update_statement(snapshot: bool, with_action: bool) -> str:
+    """update_game's writes as one statement (one round trip, atomic by itself).
+
+    The game's row moves on only at the expected version; the events and the action are
+    inserted for the rows the UPDATE returned, so at a stale version nothing is written and
+    the count is 0. Name, creation, initial state and bot seed never change after create_game;
+    between snapshots only status, version and seq do (the action's own row records the rest).
+    """
+    changes = "status = %(status)s, version = %(version)s, seq = %(seq)s"
+    if snapshot:
+        changes += (", seats = %(seats)s, state = %(state)s, meta = %(meta)s,"
+                    " state_version = %(version)s")
+    parts = [
+        f"moved AS (UPDATE games SET {changes}"
+        " WHERE id = %(id)s AND version = %(expected)s RETURNING id)",
+        "added AS (INSERT INTO events (game_id, seq, data) SELECT moved.id, e.seq, e.data"
+        " FROM moved, unnest(%(seqs)s::integer[], %(events)s::text[]) AS e(seq, data))",
+    ]
+    if with_action:
+        parts.append(
+            "acted AS (INSERT INTO actions (game_id, action_id, user_id, seat, version, action,"
+            " result) SELECT moved.id, %(action_id)s, %(user_id)s, %(seat)s,"
+            " %(action_version)s, %(action)s, %(result)s FROM moved)"
+        )
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM moved"
+
+
+def describe(url: str) -> str:
+    """Where a URL points, without its password: user@host:port/database."""
+    parts = conninfo_to_dict(url)
+    host = parts.get("host") or "localhost"
+    port = parts.get("port") or "5432"
+    return f"{parts.get('user') or ''}@{host}:{port}/{parts.get('dbname') or ''}".lstrip("@")
+
+
+def migrate(conn: psycopg.Connection[Any]) -> int:
+    """Apply the migrations the database lacks; returns the schema version now in force."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+        current = row[0] if row and row[0] is not None else 0
+        if current > len(MIGRATIONS):
+            raise RuntimeError(
+                f"the database has schema version {current}, newer than this server's "
+                f"{len(MIGRATIONS)}"
+            )
+        for version in range(current, len(MIGRATIONS)):
+            conn.execute(MIGRATIONS[version].encode())
+        conn.execute("DELETE FROM schema_version")
+        conn.execute("INSERT INTO schema_version VALUES (%s)", (len(MIGRATIONS),))
+    return len(MIGRATIONS)
+
+
+class PostgresStorage(PostgresSignin):
+    """Storage in one PostgreSQL database; any number of instances may share it.
+
+    Constructing it connects once and migrates (DatabaseUnavailable if that fails); the pool
+    of connections the server then uses opens on first use, in the event loop.
+    """
+
+    def __init__(self, url: str, pool_size: int = 10) -> None:
+        super().__init__(url, pool_size)
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
+                migrate(conn)
+        except (psycopg.Error, RuntimeError) as error:  # unreachable, refused, or too new
+            raise DatabaseUnavailable(
+                f"cannot use the database {describe(url)}: {error}".strip()
+            ) from None
+
+    # -- users and sessions -----------------------------------------------------------------
+    async def create_user(self, display_name: str) -> User:
+        user = User(id=uuid.uuid4().hex, display_name=display_name, created_at=time.time())
+        await self._run(
+            "INSERT INTO users (id, display_name, created_at) VALUES (?, ?, ?)",
+            user.id, user.display_name, user.created_at,
+        )
+        return user
+
+    async def get_user(self, user_id: str) -> User | None:
+        row = await self._one(
+            "SELECT id, display_name, created_at FROM users WHERE id = ?", user_id
+        )
+        return User(*row) if row else None
+
+    async def get_users(self, user_ids: Sequence[str]) -> dict[str, User]:
+        rows = await self._all(
+            "SELECT id, display_name, created_at FROM users WHERE id = ANY(?)",
+            list(set(user_ids)),
+        )
+        return {row[0]: User(*row) for row in rows}
+
+    async def rename_user(self, user_id: str, display_name: str) -> None:
+        await self._run("UPDATE users SET display_name = ? WHERE id = ?", display_name, user_id)
+
+    async def add_identity(self, identity: Identity) -> None:
+        await self._run(
+            "INSERT INTO identities (provider, subject, user_id) VALUES (?, ?, ?)",
+            identity.provider, identity.subject, identity.user_id,
+        )
+
+    async def find_identity(self, provider: str, subject: str) -> Identity | None:
+        row = await self._one(
+            "SELECT provider, subject, user_id FROM identities"
+            " WHERE provider = ? AND subject = ?",
+            provider, subject,
+        )
+        return Identity(*row) if row else None
+
+    async def create_session(self, session: Session) -> None:
+        await self._run(
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)"
+            " VALUES (?, ?, ?, ?)",
+            session.token_hash, session.user_id, session.created_at, session.expires_at,
+        )
+
+    async def get_session(self, token_hash: str) -> Session | None:
+        row = await self._one(
+            "SELECT token_hash, user_id, created_at, expires_at FROM sessions"
+            " WHERE token_hash = ?",
+            token_hash,
+        )
+        return Session(*row) if row else None
+
+    async def delete_session(self, token_hash: str) -> None:
+        await self._run("DELETE FROM sessions WHERE token_hash = ?", token_hash)
+
+    async def purge_sessions(self, now: float) -> int:
+        return await self._run("DELETE FROM sessions WHERE expires_at <= ?", now)
+
+    # -- games --------------------------------------------------------------------------------
+    async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join(['%s'] * 13)})",
+                game_row(record),
+            )
+            await _insert_events(conn, record.id, events)
+
+    async def update_game(self, update: GameUpdate) -> None:
+        record, action = update.record, update.action
+        snapshot = record.snapshot_version == record.version
+        values: dict[str, Any] = {
+            "id": record.id, "expected": update.expected_version, "status": record.status,
+            "version": record.version, "seq": record.seq,
+            "seqs": [event.seq for event in update.events],
+            "events": [event.json().decode() for event in update.events],
+        }
+        if snapshot:
+            values |= {"seats": dumps(record.seats), "state": dumps(record.state),
+                       "meta": dumps(record.meta)}
+        if action is not None:
+            values |= {"action_id": action.action_id, "user_id": action.user_id,
+                       "seat": action.seat, "action_version": action.version,
+                       "action": dumps(action.action), "result": action.result}
+        pool = await self._opened()
+        async with pool.connection() as conn:
+            cursor = await conn.execute(_update_statement(snapshot, action is not None), values)
+            row = await cursor.fetchone()
+        if row is None or row[0] != 1:
+            raise VersionConflict(record.id)
+
+    async def get_game(self, game_id: str) -> GameRecord | None:
+        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
+        return game_from_row(row) if row else None
+
+    async def list_games(self) -> list[GameRecord]:
+        rows = await self._all(f"SELECT {GAME_COLUMNS} FROM games ORDER BY created_at")
+        return [game_from_row(row) for row in rows]
+
+    async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]:
+        rows = await self._all(
+            "SELECT seq, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+            game_id, after,
+        )
+        return [StoredEvent(seq, orjson.loads(data), data.encode()) for seq, data in rows]
+
+    async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
+        rows = await self._all(
+            "SELECT action_id, user_id, seat, version, action, result FROM actions"
+            " WHERE game_id = ? AND version > ? ORDER BY version",
+            game_id, after,
+        )
+        return [
+            StoredAction(aid, uid, seat, version, orjson.loads(action), bytes(result))
+            for aid, uid, seat, version, action, result in rows
+        ]
+
+
+async def _insert_events(
+    conn: psycopg.AsyncConnection[Any], game_id: str, events: Sequence[StoredEvent]
+) -> None:
+    if not events:
+        return
+    async with conn.cursor() as cursor:
+        await cursor.executemany(
+            "INSERT INTO events (game_id, seq, data) VALUES (%s, %s, %s)",
+            [(game_id, event.seq, event.json().decode()) for event in events],
+        )
