@@ -481,7 +481,7 @@ class GameService:
         if first is None:
             first = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
         subscriber = Subscriber(first)
-        room.channel.subscribers.add(subscriber)
+        room.channel.add(subscriber)
         if observer:
             room.observers += 1
             self._observers_changed(room)
@@ -494,7 +494,7 @@ class GameService:
     def unwatch(
         self, room: GameRoom, subscriber: Subscriber, user: str | None, observer: bool
     ) -> None:
-        room.channel.subscribers.discard(subscriber)
+        room.channel.discard(subscriber)
         if observer:
             room.observers -= 1
             self._observers_changed(room)
