@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+)
 
 from somnium_desktop.game import Suit
+
+from .names import VISIBLE_NAME, clean_name
 
 SuitCode = Literal[
     "angels", "suns", "wands", "cups", "towers", "swords", "dragons", "pentacles", "moons",
@@ -21,10 +31,22 @@ Status = Literal["waiting", "playing", "finished"]
 MAX_VERSION = 1_000_000
 
 
-class Strict(BaseModel):
-    """Requests: unknown fields are refused."""
+def _whole(value: object) -> object:
+    """JSON's 2.0 is the integer 2 (as JSON Schema's "integer" says); 2.5, true, "2" stay what
+    they are, and strict validation refuses them."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
-    model_config = ConfigDict(extra="forbid")
+
+WholeNumber = Annotated[int, BeforeValidator(_whole)]
+
+
+class Strict(BaseModel):
+    """Requests: unknown fields are refused, and values are never converted from another
+    type (`"version": true` or `"version": "2"` is no integer: 422)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class DrawAction(Strict):
@@ -49,7 +71,26 @@ ActionModel = Annotated[
 ]
 
 
-TableName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+MAX_TABLE_NAME = 60
+
+
+def _table_name(raw: str) -> str:
+    name = clean_name(raw, MAX_TABLE_NAME)
+    if name is None:
+        raise ValueError(
+            f"a table name is 1 to {MAX_TABLE_NAME} printable characters, without control "
+            "characters"
+        )
+    return name
+
+
+# Cleaned as display names are (names.clean_name): format characters such as bidi overrides
+# dropped, spaces collapsed, control characters refused (422).
+TableName = Annotated[
+    str, StringConstraints(max_length=MAX_TABLE_NAME), AfterValidator(_table_name),
+    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_TABLE_NAME,
+                    "pattern": VISIBLE_NAME}),
+]
 HOST_LEVEL = (
     "a computer of this level plays your seat and you watch "
     "(with a computer opponent: two computers play)"
@@ -80,7 +121,7 @@ class ActRequest(Strict):
     action_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] = Field(
         description="chosen by the client; a retry with the same id gets the first answer"
     )
-    version: int = Field(
+    version: WholeNumber = Field(
         ge=0, le=MAX_VERSION, description="the game version the action was made against"
     )
     action: ActionModel

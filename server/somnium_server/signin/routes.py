@@ -7,7 +7,6 @@ import asyncio
 import logging
 import secrets
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import parse_qs, urlencode
@@ -16,6 +15,7 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, StringConstraints
 
+from .. import names
 from ..config import Settings
 from ..context import current_user
 from ..errors import ApiError, ErrorBody, responses
@@ -325,15 +325,8 @@ async def local_account(request: Request, signin: Ctx) -> Response:
 
 
 def clean_name(raw: str) -> str | None:
-    """A display name: format characters dropped, spaces collapsed, 1-40 characters and no
-    control characters; None if unusable."""
-    kept = "".join(ch for ch in raw if unicodedata.category(ch) != "Cf")
-    name = " ".join(kept.split())
-    if not 0 < len(name) <= MAX_NAME:
-        return None
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
-        return None
-    return name
+    """A display name (see names.clean_name): 1-40 characters; None if unusable."""
+    return names.clean_name(raw, MAX_NAME)
 
 
 async def _user_for(storage: Storage, issuer: str, subject: str, name: str) -> User:
@@ -568,13 +561,9 @@ async def revoke(request: Request, signin: Ctx) -> Response:
 # The display name.
 
 
-# At least one visible character, no control characters.
-VISIBLE_NAME = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
-
-
 class Rename(Strict):
     display_name: Annotated[
-        str, StringConstraints(min_length=1, max_length=MAX_NAME, pattern=VISIBLE_NAME)
+        str, StringConstraints(min_length=1, max_length=MAX_NAME, pattern=names.VISIBLE_NAME)
     ] = Field(description="the name other players see")
 
 
