@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import logging
 import os
 import resource
 import socket
@@ -15,6 +14,7 @@ from starlette.types import ASGIApp
 
 from .config import Settings, load_settings
 from .context import context_of
+from .logs import log_to_stderr, uvicorn_log_config
 
 GC_YOUNG = 5_000  # allocations between young collections (Python's default: 700)
 
@@ -54,6 +54,7 @@ def uvicorn_config(settings: Settings, app: ASGIApp | None = None) -> uvicorn.Co
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
+        log_config=uvicorn_log_config(),
         access_log=settings.access_log,
         loop="uvloop" if sys.platform != "win32" else "asyncio",
         http="httptools",
@@ -79,7 +80,7 @@ def _raise_file_limit() -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     settings = load_settings(argv)
-    logging.basicConfig(level=settings.log_level.upper())
+    log_to_stderr(settings.log_level)
     _raise_file_limit()
     # Fewer, larger young collections: most objects die young, by reference counting.
     gc.set_threshold(GC_YOUNG, 20, 100)

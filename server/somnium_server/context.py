@@ -41,7 +41,7 @@ def build_context(
     computers: Computers | None = None,
 ) -> ServerContext:
     """Storage, streams, lobby, games and rate limits for `settings` (games load in `serving`)."""
-    check_local_accounts(settings.local_accounts, settings.host)
+    check_local_accounts(settings.local_accounts, settings.host, settings.public_url)
     store: Storage = storage if storage is not None else SQLiteStorage(settings.database)
     hub = StreamHub(settings.keepalive, settings.max_streams)
     lobby = Lobby(settings.event_window)

@@ -106,8 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from .cli import uvicorn_config
         from .embedded_server import EmbeddedServer
+        from .logs import log_to_stderr
 
         settings = settings_for(data_dir, args.keepalive)
+        log_to_stderr(settings.log_level)
         server = EmbeddedServer(uvicorn_config(settings), data_dir, args.idle)
         watch_owner(server.owner_gone)
         listening = socket.socket()
