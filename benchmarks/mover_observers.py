@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from somnium_server.sessions import issue_session
-from somnium_server.sqlite_storage import SQLiteStorage
+from .server_load import make_tokens
 
 EVENT_ID = re.compile(rb"^id: (\d+)$", re.M)
 
@@ -292,18 +291,6 @@ async def play(port: int, tokens: list[str], observers: int, actions: int) -> Fi
     return Figures(observers, round_trips, ahead, fan_out, last - first)
 
 
-async def make_users(database: Path, count: int) -> list[str]:
-    storage = SQLiteStorage(database)
-    try:
-        tokens = []
-        for n in range(count):
-            user = await storage.create_user(f"Player {n}")
-            tokens.append(await issue_session(storage, user.id, 86400))
-        return tokens
-    finally:
-        await storage.close()
-
-
 def serve(database: Path, port: int, max_streams: int) -> subprocess.Popen[bytes]:
     """A somnium-server process, as a host runs it (save for the generous limits)."""
     return subprocess.Popen(
@@ -332,7 +319,7 @@ async def measure(observers: int, actions: int, port: int) -> Figures:
     server = None
     try:
         database = workdir / "bench.sqlite3"
-        tokens = await make_users(database, 2)
+        tokens = await make_tokens(database, 2)
         server = serve(database, port, observers + 16)
         await wait_listening(port)
         return await play(port, tokens, observers, actions)
