@@ -275,6 +275,7 @@ async def play(port: int, tokens: list[str], observers: int, actions: int) -> Fi
                 ahead.append(first_seen - answered)
                 fan_out.append(last_seen - answered)
         for watcher in own:  # each event once, in order, none missing
+            await watcher.until(last)  # (the other player's may still be on its way)
             assert watcher.ids == list(range(first + 1, last + 1)), (first, last, watcher.ids)
         if crowd is not None:
             verdict = await crowd.verdict()

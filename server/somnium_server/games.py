@@ -13,7 +13,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
@@ -38,12 +38,10 @@ from .apierror import ApiError, illegal
 from .computer import ComputerRunner, Computers, choose
 from .events import StreamHub, Subscriber, frame
 from .lobby import Lobby
+from .models import ActRequest, ComputerOpponent, PersonOpponent
 from .presence import Attendance, Timing, clock
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
 from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
-
-if TYPE_CHECKING:  # pydantic's models are imported once the full app is built (see front.py)
-    from .models import ActRequest, ComputerOpponent, PersonOpponent
 
 log = logging.getLogger("somnium_server.games")
 
