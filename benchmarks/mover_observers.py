@@ -7,8 +7,10 @@ one game between two people; OBSERVERS event streams watch it from a process of 
 crowd), and each player follows their own stream. Then the players act as people do: the one
 whose turn it is posts an action on a kept-alive connection, and acts again once their own
 stream has shown the answer's last event and the whole crowd has it too (so that each action
-is measured alone). For each action it records the mover's round trip (request written to
-answer read) and when the last observer got the action's events, counted from the answer.
+is measured alone). For each action it records the mover's round trip, from the request
+written to the answer's arrival at the mover's socket by the kernel's receive time (so the
+mover process's own wait for a core is left out), and when the first and the last observer
+read the action's events, counted from that arrival.
 Every observer must see every event once, in order. Server, mover and crowd share this
 machine's cores.
 """
@@ -22,6 +24,8 @@ import os
 import re
 import resource
 import shutil
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -42,7 +46,7 @@ class Watcher:
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
     ids: list[int] = field(default_factory=list)
-    arrived: float = 0.0  # time.monotonic() when the newest id came
+    arrived: float = 0.0  # time.time() when the newest id came
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
 
@@ -56,7 +60,7 @@ class Watcher:
                 pending += data
                 # chunked framing: the size lines never look like "id: N"
                 *whole, pending = pending.split(b"\n\n")
-                now = time.monotonic()
+                now = time.time()
                 for message in whole:
                     for match in EVENT_ID.finditer(message):
                         self.ids.append(int(match.group(1)))
@@ -91,33 +95,59 @@ async def watch(port: int, game_id: str, token: str | None = None) -> Watcher:
     return watcher
 
 
-class Http:
-    """One kept-alive HTTP/1.1 connection: a request and its JSON answer at a time."""
+SO_TIMESTAMPNS = 35  # Linux, socket(7): the kernel's receive time of each packet
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
+
+class Http:
+    """One kept-alive HTTP/1.1 connection: a request and its JSON answer at a time, timed by
+    the kernel: `ask` says when the answer's first packet reached this machine's socket
+    (time.time() scale), whenever this process got to read it."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
 
     @classmethod
     async def open(cls, port: int) -> Http:
-        return cls(*await asyncio.open_connection("127.0.0.1", port))
+        sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        return cls(sock)
 
     async def ask(
         self, method: str, path: str, token: str, body: Any = None
-    ) -> tuple[int, Any]:
+    ) -> tuple[int, Any, float, float]:
+        """(status, JSON answer, when the request was sent, when the answer came)."""
         data = b"" if body is None else json.dumps(body).encode()
-        self.writer.write(
+        request = (
             f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode()
             + data
         )
-        head = await self.reader.readuntil(b"\r\n\r\n")
-        found = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
-        assert found is not None, head
-        length = int(found.group(1))
-        return int(head[9:12]), json.loads(await self.reader.readexactly(length))
+        return await asyncio.get_running_loop().run_in_executor(None, self._exchange, request)
+
+    def _exchange(self, request: bytes) -> tuple[int, Any, float, float]:
+        sent = time.time()
+        self.sock.sendall(request)
+        data, came = b"", 0.0
+        length: int | None = None
+        while length is None or len(data.partition(b"\r\n\r\n")[2]) < length:
+            chunk, ancillary, _, _ = self.sock.recvmsg(65536, 64)
+            if not chunk:
+                raise ConnectionError("the server closed the connection")
+            for level, kind, stamp in ancillary:
+                if not came and level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    seconds, nanoseconds = struct.unpack("qq", stamp[:16])
+                    came = seconds + nanoseconds / 1e9
+            data += chunk
+            head = data.partition(b"\r\n\r\n")[0]
+            found = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
+            if found is not None and b"\r\n\r\n" in data:
+                length = int(found.group(1))
+        assert length is not None
+        body = data.partition(b"\r\n\r\n")[2][:length]
+        return int(data[9:12]), json.loads(body), sent, came or time.time()
 
     def close(self) -> None:
-        self.writer.close()
+        self.sock.close()
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any]:
@@ -164,7 +194,7 @@ async def open_crowd(port: int, game_id: str, count: int, batch: int = 200) -> l
 
 async def crowd_main(port: int, game_id: str, count: int) -> None:
     """The crowd process: `count` streams of the game. It prints `ready`, then `<seq> <first>
-    <last>` each time every stream has the events up to seq (time.monotonic() of the first and
+    <last>` each time every stream has the events up to seq (time.time() of the first and
     the last stream's newest arrival),
     and once its standard input closes, `ok <events>` if each stream saw each event once in
     order (else `bad ...`)."""
@@ -223,7 +253,7 @@ class Crowd:
         return line.decode().strip()
 
     async def until(self, seq: int) -> tuple[float, float]:
-        """When (time.monotonic()) the first and the last of the crowd had the events up to
+        """When (time.time()) the first and the last of the crowd had the events up to
         `seq`."""
         while self.reached < seq:
             reached, first, last = (await self._line()).split()
@@ -243,14 +273,17 @@ class Crowd:
 async def play(port: int, tokens: list[str], observers: int, actions: int) -> Figures:
     """One game watched by `observers` streams, played for up to `actions` actions."""
     players = [await Http.open(port) for _ in tokens]
-    status, game = await players[0].ask("POST", "/games", tokens[0],
-                                        {"name": "Watched", "opponent": "person"})
+    status, game, _, _ = await players[0].ask("POST", "/games", tokens[0],
+                                              {"name": "Watched", "opponent": "person"})
     assert status == 201, game
-    status, game = await players[1].ask("POST", f"/games/{game['id']}/join", tokens[1])
+    status, game, _, _ = await players[1].ask("POST", f"/games/{game['id']}/join", tokens[1])
     assert status == 200, game
     game_id, version, view, first = game["id"], game["version"], game["view"], game["seq"]
     own = [await watch(port, game_id, token) for token in tokens]
     crowd = await Crowd.start(port, game_id, observers) if observers else None
+    for player in players:  # fresh connections: the crowd may take longer than a keep-alive
+        player.close()
+    players = [await Http.open(port) for _ in tokens]
     round_trips: list[float] = []
     ahead: list[float] = []
     fan_out: list[float] = []
@@ -261,11 +294,9 @@ async def play(port: int, tokens: list[str], observers: int, actions: int) -> Fi
                 break
             seat = view["turn"]
             body = {"action_id": f"m{n}", "version": version, "action": choose(view)}
-            sent = time.monotonic()
-            status, answer = await players[seat].ask(
+            status, answer, sent, answered = await players[seat].ask(
                 "POST", f"/games/{game_id}/actions", tokens[seat], body
             )
-            answered = time.monotonic()
             assert status == 200, answer
             round_trips.append(answered - sent)
             version, view, last = answer["version"], answer["view"], answer["seq"]

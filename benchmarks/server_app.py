@@ -3,7 +3,9 @@
 Builds the app on a fresh SQLite file, opens GAMES games between pairs of users (two listeners on
 each game's stream, buffering), then in each round every game's player to move posts an action
 at once (so writes share commits as under load), and prints the CPU per action over the rounds.
-Actions are posted through the app's ASGI entry (no HTTP). The machine's other jobs sway CPU time;
+Actions are posted through the app's ASGI entry (no HTTP). With `--listeners 0 10000`, one
+game followed by that many streams instead: the time from an action's call to its answer, and
+from the answer to its delivery to every listener. The machine's other jobs sway CPU time;
 for a figure that does not move with them, count instructions (run twice, the difference
 divided by 8 x GAMES):
 
@@ -15,14 +17,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
+from fastapi import FastAPI
 
 from somnium_server.app import create_app
 from somnium_server.config import RateLimit, Settings
@@ -39,8 +44,10 @@ UNLIMITED = RateLimit(1_000_000, 1)
 class Table:
     """One game between two users, played through the app's ASGI entry."""
 
-    def __init__(self, ctx: ServerContext) -> None:
+    def __init__(self, ctx: ServerContext, listeners: int = 2) -> None:
         self.ctx = ctx
+        self.listeners = listeners  # streams following the game (buffering only)
+        self.answered = 0.0  # time.perf_counter() when the last answer's body was sent
         self.tokens: list[str] = []
         self.game_id = ""
         self.version = 0
@@ -53,8 +60,8 @@ class Table:
         self.tokens = [await issue_session(storage, user.id, 86400) for user in users]
         room = await games.create(users[0], PersonOpponent(name="bench", opponent="person"))
         room = await games.join(users[1], room.id)
-        for _ in range(2):  # both players follow the game's stream
-            room.channel.subscribers.add(Subscriber())
+        for _ in range(self.listeners):  # both players (and observers) follow the game
+            room.channel.add(Subscriber())
         self.game_id, self.version, self.view = room.id, room.version, room.view()
 
     async def move(self, app: Any) -> None:
@@ -85,19 +92,28 @@ class Table:
 
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
+            if message["type"] == "http.response.body":
+                self.answered = time.perf_counter()
 
         await app(scope, receive, send)
         return sent[0]["status"], orjson.loads(sent[-1]["body"])
 
 
-async def run(games: int, rounds: int) -> list[float]:
+@contextlib.contextmanager
+def bench_app() -> Iterator[FastAPI]:
+    """The app on a fresh SQLite file in a temporary folder, without rate limits."""
     workdir = Path(tempfile.mkdtemp(prefix="somnium-app-bench-"))
     try:
-        settings = Settings(
+        yield create_app(Settings(
             database=workdir / "bench.sqlite3", rate_act=UNLIMITED, rate_create=UNLIMITED,
             rate_join=UNLIMITED, access_log=False, log_level="warning",
-        )
-        app = create_app(settings)
+        ))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def run(games: int, rounds: int) -> list[float]:
+    with bench_app() as app:
         ctx: ServerContext = app.state.ctx
         async with app.router.lifespan_context(app):
             tables = [Table(ctx) for _ in range(games)]
@@ -112,15 +128,48 @@ async def run(games: int, rounds: int) -> list[float]:
                 await asyncio.gather(*(table.move(app) for table in tables))
                 per_action.append((time.thread_time() - start) / games * 1e6)
             return per_action
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def answer_and_delivery(listeners: int, actions: int) -> tuple[list[float], list[float]]:
+    """One game followed by `listeners` streams, `actions` actions one after another: for
+    each, seconds from the call to its answer's body being sent, and from the answer to the
+    delivery to every listener done (the loop's next turn)."""
+    with bench_app() as app:
+        ctx: ServerContext = app.state.ctx
+        answers, deliveries = [], []
+        async with app.router.lifespan_context(app):
+            table = Table(ctx, listeners)
+            await table.open()
+            [room] = ctx.games.rooms.values()
+            for _ in range(actions):
+                if table.view["over"]:
+                    break
+                start = time.perf_counter()
+                await table.move(app)
+                answers.append(table.answered - start)
+                await asyncio.sleep(0)  # the delivery scheduled by the action runs
+                deliveries.append(time.perf_counter() - table.answered)
+                assert all(subscriber.buffer for subscriber in room.channel.subscribers)
+                for subscriber in room.channel.subscribers:
+                    subscriber.buffer.clear()
+        return answers, deliveries
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--listeners", type=int, nargs="+", metavar="N",
+                        help="instead: one game followed by N streams, its actions one by one: "
+                             "time to the answer and to the delivery, for each N")
     args = parser.parse_args()
+    if args.listeners:
+        for count in args.listeners:
+            answers, deliveries = asyncio.run(answer_and_delivery(count, 40))
+            print(f"{count:6d} listeners: answer p50 {statistics.median(answers) * 1e6:.0f} us"
+                  f" (min {min(answers) * 1e6:.0f}); then delivery to all p50 "
+                  f"{statistics.median(deliveries) * 1e6:.0f} us")
+        return
     try:
         import uvloop
 
