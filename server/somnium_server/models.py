@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -40,6 +41,18 @@ def _whole(value: object) -> object:
 
 
 WholeNumber = Annotated[int, BeforeValidator(_whole)]
+
+
+def _digits(value: object) -> object:
+    if isinstance(value, str) and not DIGITS.fullmatch(value):
+        raise ValueError("a number here is plain digits 0-9 (no sign, spaces or underscores)")
+    return value
+
+
+DIGITS = re.compile(r"[0-9]{1,9}")
+# A number in a query string must be plain ASCII digits (int() would take "+5", " 5" and
+# "5_0"): put PLAIN_DIGITS after the parameter's Query(...).
+PLAIN_DIGITS = BeforeValidator(_digits)
 
 
 class Strict(BaseModel):

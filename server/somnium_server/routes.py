@@ -28,6 +28,7 @@ from .events import EventStreamResponse, Subscriber
 from .games import GameService
 from .lobby import SNAPSHOT_GAMES, select
 from .models import (
+    PLAIN_DIGITS,
     ActRequest,
     ActResult,
     ComputerOpponent,
@@ -107,7 +108,7 @@ async def list_games(
         str | None,
         Query(min_length=1, max_length=64, description="only games with this player (id or name)"),
     ] = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: Annotated[int, Query(ge=1, le=200), PLAIN_DIGITS] = 50,
 ) -> list[GameSummary]:
     chosen = select(server_context(request).games.newest_first(), status, player, limit)
     return [GameSummary.model_validate(summary) for summary in chosen]

@@ -137,3 +137,11 @@ def test_table_names_lose_format_characters_and_refuse_control_characters(
     assert made["name"] == "okgnp.exe table"
     listed = server.get("/games").json()
     assert [game["name"] for game in listed] == ["okgnp.exe table"]
+
+
+@pytest.mark.parametrize("limit", ["+5", " 5", "5_0", "\u00b2", "1e2", "true", "0", "201"])
+def test_a_query_number_is_plain_digits_in_bounds(server: LiveServer, limit: str) -> None:
+    answer = server.get("/games", params={"limit": limit})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == "invalid_request"
+    assert server.get("/games", params={"limit": "5"}).status_code == 200
