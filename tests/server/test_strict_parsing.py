@@ -22,12 +22,15 @@ TRICKY = [b"\xb2", "\u00b2".encode("latin-1"), b"-1", b" 5", b"5 ", b"+5", b"0x1
           b"99999999999999999999999999", b"\xd9\xa3", b"", b"12-", b"-", b"abc-\xb2"]
 
 
-def _open_stream(port: int, path: str, last_event_id: bytes) -> tuple[int, bytes]:
-    """A raw GET of an event stream with this Last-Event-ID: its status, and for a stream its
-    first message; the connection is closed after."""
+def _open_stream(
+    port: int, path: str, last_event_id: bytes, authorization: bytes | None = None
+) -> tuple[int, bytes]:
+    """A raw GET of an event stream with this Last-Event-ID (and Authorization): its status,
+    and for a stream its first message; the connection is closed after."""
+    signed = b"" if authorization is None else b"Authorization: " + authorization + b"\r\n"
     with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as connection:
         connection.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                           b"Last-Event-ID: " + last_event_id + b"\r\n\r\n")
+                           + signed + b"Last-Event-ID: " + last_event_id + b"\r\n\r\n")
         data = b""
         while b"\r\n\r\n" not in data:
             chunk = connection.recv(65536)
@@ -86,10 +89,11 @@ def test_fuzzed_last_event_ids_never_fail_the_server_nor_keep_a_slot(tmp_path: P
 
         @settings(max_examples=150, deadline=None,
                   suppress_health_check=[HealthCheck.too_slow])
-        @given(value=HEADER_BYTES, which=st.integers(0, 1))
-        def check(value: bytes, which: int) -> None:
-            status, _ = _open_stream(port, paths[which], value)
-            assert status == 200 or 400 <= status < 500, (value, status)
+        @given(value=HEADER_BYTES, which=st.integers(0, 1),
+               authorization=st.one_of(st.none(), HEADER_BYTES.map(lambda b: b"Bearer " + b)))
+        def check(value: bytes, which: int, authorization: bytes | None) -> None:
+            status, _ = _open_stream(port, paths[which], value, authorization)
+            assert status == 200 or 400 <= status < 500, (value, authorization, status)
 
         check()
         assert _until_released(server) == {}
