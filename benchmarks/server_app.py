@@ -3,10 +3,9 @@
 Builds the app on a fresh SQLite file, opens GAMES games between pairs of users (two listeners on
 each game's stream, buffering), then in each round every game's player to move posts an action
 at once (so writes share commits as under load), and prints the CPU per action over the rounds.
-`--through app` posts through the app's ASGI entry (no HTTP); `--through direct` feeds the raw
-request bytes to the server's own HTTP protocol (direct.py) on a transport that only keeps what
-is written; `--through uvicorn` to uvicorn's protocol with one write per answer (onewrite.py),
-what served every request before the direct path. The machine's other jobs sway CPU time;
+Actions are posted through the app's ASGI entry (no HTTP). With `--listeners 0 10000`, one
+game followed by that many streams instead: the time from an action's call to its answer, and
+from the answer to its delivery to every listener. The machine's other jobs sway CPU time;
 for a figure that does not move with them, count instructions (run twice, the difference
 divided by 8 x GAMES):
 
@@ -18,25 +17,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
-from uvicorn.server import ServerState
+from fastapi import FastAPI
 
 from somnium_server.app import create_app
-from somnium_server.cli import uvicorn_config
 from somnium_server.config import RateLimit, Settings
 from somnium_server.context import ServerContext
-from somnium_server.direct import DirectProtocol
 from somnium_server.events import Subscriber
 from somnium_server.models import PersonOpponent
-from somnium_server.onewrite import OneWriteProtocol
 from somnium_server.sessions import issue_session
 
 from .loadgen.players import choose
@@ -44,50 +41,18 @@ from .loadgen.players import choose
 UNLIMITED = RateLimit(1_000_000, 1)
 
 
-class Wire:
-    """A transport for one connection that keeps what the protocol writes, and hands each
-    answer (always one write here: see onewrite.py) to whoever waits for it."""
-
-    def __init__(self) -> None:
-        self.answer: asyncio.Future[bytes] | None = None
-        self.closing = False
-
-    def write(self, data: bytes) -> None:
-        assert self.answer is not None, data[:80]
-        self.answer.set_result(bytes(data))
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return {"peername": ("127.0.0.1", 50000), "sockname": ("127.0.0.1", 8000)}.get(
-            name, default
-        )
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-    def close(self) -> None:
-        self.closing = True
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
-
-
 class Table:
-    """One game between two users, played through the app (or an HTTP protocol in front)."""
+    """One game between two users, played through the app's ASGI entry."""
 
-    def __init__(
-        self, ctx: ServerContext, connect: Callable[[Wire], asyncio.Protocol] | None
-    ) -> None:
+    def __init__(self, ctx: ServerContext, listeners: int = 2) -> None:
         self.ctx = ctx
+        self.listeners = listeners  # streams following the game (buffering only)
+        self.answered = 0.0  # time.perf_counter() when the last answer's body was sent
         self.tokens: list[str] = []
         self.game_id = ""
         self.version = 0
         self.view: dict[str, Any] = {}
         self.moves = 0
-        self.wires = [Wire(), Wire()]
-        self.protocols = [connect(wire) for wire in self.wires] if connect else []
 
     async def open(self) -> None:
         storage, games = self.ctx.storage, self.ctx.games
@@ -95,8 +60,8 @@ class Table:
         self.tokens = [await issue_session(storage, user.id, 86400) for user in users]
         room = await games.create(users[0], PersonOpponent(name="bench", opponent="person"))
         room = await games.join(users[1], room.id)
-        for _ in range(2):  # both players follow the game's stream
-            room.channel.subscribers.add(Subscriber())
+        for _ in range(self.listeners):  # both players (and observers) follow the game
+            room.channel.add(Subscriber())
         self.game_id, self.version, self.view = room.id, room.version, room.view()
 
     async def move(self, app: Any) -> None:
@@ -106,25 +71,9 @@ class Table:
                              "action": choose(self.view)})
         self.moves += 1
         seat = self.view["turn"]
-        if self.protocols:
-            status, answer = await self._posted(seat, body)
-        else:
-            status, answer = await self._called(app, seat, body)
+        status, answer = await self._called(app, seat, body)
         assert status == 200, answer
         self.version, self.view = answer["version"], answer["view"]
-
-    async def _posted(self, seat: int, body: bytes) -> tuple[int, Any]:
-        wire = self.wires[seat]
-        wire.answer = asyncio.get_running_loop().create_future()
-        self.protocols[seat].data_received(
-            b"POST /games/%s/actions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b"Content-Type: application/json\r\nContent-Length: %d\r\n"
-            b"Authorization: Bearer %s\r\n\r\n%s"
-            % (self.game_id.encode(), len(body), self.tokens[seat].encode(), body)
-        )
-        written = await wire.answer
-        wire.answer = None
-        return int(written[9:12]), orjson.loads(written.partition(b"\r\n\r\n")[2])
 
     async def _called(self, app: Any, seat: int, body: bytes) -> tuple[int, Any]:
         path = f"/games/{self.game_id}/actions"
@@ -143,38 +92,31 @@ class Table:
 
         async def send(message: dict[str, Any]) -> None:
             sent.append(message)
+            if message["type"] == "http.response.body":
+                self.answered = time.perf_counter()
 
         await app(scope, receive, send)
         return sent[0]["status"], orjson.loads(sent[-1]["body"])
 
 
-def protocols(app: Any, settings: Settings, through: str) -> Callable[[Wire], asyncio.Protocol]:
-    """Makes a connection of the chosen HTTP protocol to `app` on a Wire."""
-    config = uvicorn_config(settings, app)
-    config.load()
-    kind = DirectProtocol if through == "direct" else OneWriteProtocol
-    state = ServerState()
-
-    def connect(wire: Wire) -> asyncio.Protocol:
-        protocol = kind(config=config, server_state=state, app_state={})
-        protocol.connection_made(wire)  # type: ignore[arg-type]
-        return protocol
-
-    return connect
-
-
-async def run(games: int, rounds: int, through: str) -> list[float]:
+@contextlib.contextmanager
+def bench_app() -> Iterator[FastAPI]:
+    """The app on a fresh SQLite file in a temporary folder, without rate limits."""
     workdir = Path(tempfile.mkdtemp(prefix="somnium-app-bench-"))
     try:
-        settings = Settings(
+        yield create_app(Settings(
             database=workdir / "bench.sqlite3", rate_act=UNLIMITED, rate_create=UNLIMITED,
             rate_join=UNLIMITED, access_log=False, log_level="warning",
-        )
-        app = create_app(settings)
+        ))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def run(games: int, rounds: int) -> list[float]:
+    with bench_app() as app:
         ctx: ServerContext = app.state.ctx
-        connect = None if through == "app" else protocols(app, settings, through)
         async with app.router.lifespan_context(app):
-            tables = [Table(ctx, connect) for _ in range(games)]
+            tables = [Table(ctx) for _ in range(games)]
             for table in tables:
                 await table.open()
             per_action = []
@@ -186,24 +128,56 @@ async def run(games: int, rounds: int, through: str) -> list[float]:
                 await asyncio.gather(*(table.move(app) for table in tables))
                 per_action.append((time.thread_time() - start) / games * 1e6)
             return per_action
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def answer_and_delivery(listeners: int, actions: int) -> tuple[list[float], list[float]]:
+    """One game followed by `listeners` streams, `actions` actions one after another: for
+    each, seconds from the call to its answer's body being sent, and from the answer to the
+    delivery to every listener done (the loop's next turn)."""
+    with bench_app() as app:
+        ctx: ServerContext = app.state.ctx
+        answers, deliveries = [], []
+        async with app.router.lifespan_context(app):
+            table = Table(ctx, listeners)
+            await table.open()
+            [room] = ctx.games.rooms.values()
+            for _ in range(actions):
+                if table.view["over"]:
+                    break
+                start = time.perf_counter()
+                await table.move(app)
+                answers.append(table.answered - start)
+                await asyncio.sleep(0)  # the delivery scheduled by the action runs
+                deliveries.append(time.perf_counter() - table.answered)
+                assert all(subscriber.buffer for subscriber in room.channel.subscribers)
+                for subscriber in room.channel.subscribers:
+                    subscriber.buffer.clear()
+        return answers, deliveries
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--through", choices=("app", "direct", "uvicorn"), default="app")
+    parser.add_argument("--listeners", type=int, nargs="+", metavar="N",
+                        help="instead: one game followed by N streams, its actions one by one: "
+                             "time to the answer and to the delivery, for each N")
     args = parser.parse_args()
+    if args.listeners:
+        for count in args.listeners:
+            answers, deliveries = asyncio.run(answer_and_delivery(count, 40))
+            print(f"{count:6d} listeners: answer p50 {statistics.median(answers) * 1e6:.0f} us"
+                  f" (min {min(answers) * 1e6:.0f}); then delivery to all p50 "
+                  f"{statistics.median(deliveries) * 1e6:.0f} us")
+        return
     try:
         import uvloop
 
-        per_action = uvloop.run(run(args.games, args.rounds, args.through))
+        per_action = uvloop.run(run(args.games, args.rounds))
     except ImportError:
-        per_action = asyncio.run(run(args.games, args.rounds, args.through))
+        per_action = asyncio.run(run(args.games, args.rounds))
     ordered = sorted(per_action)
-    print(f"{args.games} games x {args.rounds} rounds through {args.through}: CPU per action "
+    print(f"{args.games} games x {args.rounds} rounds: CPU per action "
           f"min {ordered[0]:.0f} us, median {statistics.median(ordered):.0f} us "
           f"(the least disturbed rounds say most)")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-import logging
+import os
 import resource
 import socket
 import sys
@@ -14,7 +14,7 @@ from starlette.types import ASGIApp
 
 from .config import Settings, load_settings
 from .context import context_of
-from .direct import DirectProtocol
+from .logs import log_to_stderr, uvicorn_log_config
 from .storage import DatabaseUnavailable
 
 GC_YOUNG = 5_000  # allocations between young collections (Python's default: 700)
@@ -44,9 +44,10 @@ class Server(uvicorn.Server):
 
 
 def uvicorn_config(settings: Settings, app: ASGIApp | None = None) -> uvicorn.Config:
-    """The uvicorn setup shared by the command and the tests (the app: create_app's)."""
+    """The uvicorn setup shared by the command, the built-in server and the tests (the app:
+    create_app's)."""
     if app is None:
-        from .app import create_app  # here: the built-in server passes its boot front
+        from .app import create_app
 
         app = create_app(settings)
     return uvicorn.Config(
@@ -54,12 +55,13 @@ def uvicorn_config(settings: Settings, app: ASGIApp | None = None) -> uvicorn.Co
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
+        log_config=uvicorn_log_config(),
         access_log=settings.access_log,
         loop="uvloop" if sys.platform != "win32" else "asyncio",
-        http=DirectProtocol,
-        # the app puts the forwarded-address middleware in front of the full framework only:
-        # the raw paths (fastpath.py, direct.py) never read the client's address
-        proxy_headers=False,
+        http="httptools",
+        # the client's address from X-Forwarded-For, from these proxies only
+        proxy_headers=True,
+        forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1"),
         ws="none",
         lifespan="on",
         timeout_graceful_shutdown=1,
@@ -79,7 +81,7 @@ def _raise_file_limit() -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     settings = load_settings(argv)
-    logging.basicConfig(level=settings.log_level.upper())
+    log_to_stderr(settings.log_level)
     _raise_file_limit()
     # Fewer, larger young collections: most objects die young, by reference counting.
     gc.set_threshold(GC_YOUNG, 20, 100)

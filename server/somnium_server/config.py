@@ -257,7 +257,8 @@ def load_settings(
             elif name in from_file:
                 chosen[name] = _convert(name, from_file[name])
         chosen["signin"] = load_signin_config(from_file.get("signin"), environ)
-        check_local_accounts(chosen.get("local_accounts", False), chosen.get("host", "127.0.0.1"))
+        check_local_accounts(chosen.get("local_accounts", False), chosen.get("host", "127.0.0.1"),
+                             chosen.get("public_url", ""))
     except ValueError as error:
         parser.error(str(error))
     return replace(Settings(), **chosen)

@@ -39,12 +39,11 @@ def build_context(
     *,
     storage: Storage | None = None,
     computers: Computers | None = None,
-    direct_writes: bool = True,
 ) -> ServerContext:
     """Storage, streams, lobby, games and rate limits for `settings` (games load in `serving`)."""
-    check_local_accounts(settings.local_accounts, settings.host)
+    check_local_accounts(settings.local_accounts, settings.host, settings.public_url)
     store: Storage = storage if storage is not None else open_storage(settings)
-    hub = StreamHub(settings.keepalive, settings.max_streams, direct_writes)
+    hub = StreamHub(settings.keepalive, settings.max_streams)
     lobby = Lobby(settings.event_window)
     games = GameService(
         store, lobby, hub, computers or Computers(),
@@ -82,7 +81,7 @@ async def serving(ctx: ServerContext) -> AsyncIterator[None]:
 
 
 def context_of(app: object) -> ServerContext | None:
-    """The context an app serves (the full app's or the boot front's `state.ctx`), if any."""
+    """The context an app serves (its `state.ctx`), if any."""
     ctx = getattr(getattr(app, "state", None), "ctx", None)
     return ctx if isinstance(ctx, ServerContext) else None
 
@@ -92,8 +91,7 @@ def server_context(request: Request) -> ServerContext:
     return ctx
 
 
-# Routes read the session themselves (no Depends): FastAPI's dependency solver cost a busy
-# player's every action more than the game itself. OpenAPI learns of it from these:
+# Routes read the session themselves (current_user, stream_user); OpenAPI learns of it from these:
 SECURITY_SCHEMES: dict[str, Any] = {
     "bearer": {"type": "http", "scheme": "bearer", "description": "a session token from sign-in"}
 }

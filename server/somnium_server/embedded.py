@@ -24,10 +24,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from starlette.types import ASGIApp
-
     from .config import Settings
-    from .context import ServerContext
 
 LOCK_FILE = "server.lock"
 STATE_FILE = "server.json"
@@ -80,15 +77,6 @@ def settings_for(data_dir: Path, keepalive: float = 15.0) -> Settings:
     )
 
 
-def full_app(ctx: ServerContext) -> ASGIApp:
-    """The full app on the context the front already serves (built on the front's thread)."""
-    from .app import create_app
-
-    app = create_app(ctx.settings, context=ctx)
-    app.middleware_stack = app.build_middleware_stack()  # not on the first request
-    return app
-
-
 def watch_owner(gone: threading.Event) -> None:
     """Set `gone` once standard input closes: the app that started us is no more."""
 
@@ -117,14 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ALREADY_RUNNING
     try:
         from .cli import uvicorn_config
-        from .context import build_context
         from .embedded_server import EmbeddedServer
-        from .front import Front
+        from .logs import log_to_stderr
 
         settings = settings_for(data_dir, args.keepalive)
-        ctx = build_context(settings)
-        front = Front(ctx, lambda: full_app(ctx))
-        server = EmbeddedServer(uvicorn_config(settings, front), data_dir, args.idle)
+        log_to_stderr(settings.log_level)
+        server = EmbeddedServer(uvicorn_config(settings), data_dir, args.idle)
         watch_owner(server.owner_gone)
         listening = socket.socket()
         listening.bind(("127.0.0.1", 0))

@@ -4,27 +4,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
-from collections.abc import Callable, Coroutine, Iterable
-from typing import Any, cast
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import orjson
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from .onewrite import chunk_writer
-
 KEEPALIVE = b": keep-alive\n\n"
-# The server's own send, kept in the scope by the app (app.SomniumApp): once a stream's head
-# is out, its body goes straight there, past the framework's per-message wrappers (which
-# only watch for the head), as each event goes to each of thousands of listeners.
-RAW_SEND = "somnium.raw_send"
+EVENT_NUMBER = re.compile(r"[0-9]{1,18}")  # ASCII digits only: str.isdigit() takes "²" too
 
 
 def frame(event: str, data: Any, event_id: str | int | None = None) -> bytes:
     """One SSE message; `data` is encoded as one line of JSON."""
     head = b"" if event_id is None else b"id: %s\n" % str(event_id).encode()
     return head + b"event: " + event.encode() + b"\ndata: " + orjson.dumps(data) + b"\n\n"
+
+
+def event_number(text: str) -> int | None:
+    """The event number written in `text` (a Last-Event-ID, or its part after the epoch), or
+    None unless it is plain ASCII digits: no sign, no spaces, no other kinds of digit."""
+    return int(text) if EVENT_NUMBER.fullmatch(text) else None
 
 
 def missed(
@@ -42,41 +43,24 @@ def missed(
 
 
 class Subscriber:
-    """One open stream: frames wait in `buffer` until its response task writes them.
+    """One open stream: frames wait in `buffer` until its response task writes them."""
 
-    While that task is idle, `push` may write at once through `direct` when the server accepts
-    the write without waiting (see onewrite.chunk_writer and `stepped`).
-    """
-
-    __slots__ = ("buffer", "busy", "closed", "deferred", "direct", "waiter")
+    __slots__ = ("buffer", "busy", "closed", "waiter")
 
     def __init__(self, initial: Iterable[bytes] = ()) -> None:
         self.buffer: list[bytes] = list(initial)
         self.waiter: asyncio.Future[None] | None = None
         self.closed = False
         self.busy = False  # something was sent since the last keep-alive tick
-        # writes a chunk now, True if it did; False: it would wait (nothing was written)
-        self.direct: Callable[[bytes], bool] | None = None
-        self.deferred = 0  # writes left to the task because the client reads slowly
 
     def push(self, data: bytes) -> None:
         if self.closed:
             return
         self.busy = True
-        waiter = self.waiter
-        if waiter is None or waiter.done():  # the task is busy: it will find the data
-            self.buffer.append(data)
-            return
-        if self.direct is not None:
-            try:
-                if self.direct(data):
-                    return
-            except Exception:  # the stream broke: it ends, the other listeners go on
-                self.close()
-                return
-            self.deferred += 1
         self.buffer.append(data)
-        waiter.set_result(None)
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def close(self) -> None:
         self.closed = True
@@ -85,50 +69,53 @@ class Subscriber:
             waiter.set_result(None)
 
 
-def stepped(send: Send) -> Callable[[bytes], bool]:
-    """A direct write through an ASGI `send` run to its end at once if it never has to wait.
+class Channel:
+    """Everyone listening to one game, or to the lobby.
 
-    This saves waking a task per listener per event. It relies on the server's send waiting
-    only before it writes (as uvicorn's does, while the socket's buffer is full): a send that
-    would wait has written nothing, so it is dropped and the listener's task sends the data
-    instead, in order.
+    Publishing costs the publisher O(1) whatever the number of listeners: the message joins
+    `pending` and one delivery is scheduled on the event loop (`loop.call_soon`). The request
+    that published (a player's action) writes its own answer before it gives the loop back,
+    so every listener hears of the change after the mover has its answer; the delivery then
+    hands the pending messages to each listener's stream task, in order.
     """
 
-    def write(data: bytes) -> bool:
-        step = cast(
-            Coroutine[Any, Any, None],
-            send({"type": "http.response.body", "body": data, "more_body": True}),
-        )
-        try:
-            step.send(None)
-        except StopIteration:
-            return True
-        step.close()
-        return False
-
-    return write
-
-
-class Channel:
-    """Everyone listening to one game, or to the lobby."""
-
-    __slots__ = ("subscribers",)
+    __slots__ = ("pending", "subscribers")
 
     def __init__(self) -> None:
         self.subscribers: set[Subscriber] = set()
+        self.pending: list[bytes] = []
 
     def publish(self, data: bytes) -> None:
+        if not self.pending:
+            asyncio.get_running_loop().call_soon(self.deliver)
+        self.pending.append(data)
+
+    def deliver(self) -> None:
+        """Hand every pending message to every listener (scheduled by `publish`)."""
+        pending = self.pending
+        if not pending:
+            return
+        self.pending = []
+        data = pending[0] if len(pending) == 1 else b"".join(pending)
         for subscriber in self.subscribers:
             subscriber.push(data)
+
+    def add(self, subscriber: Subscriber) -> None:
+        """A new listener, which hears only of what is published from now on (whatever is
+        pending is delivered to the others first)."""
+        self.deliver()
+        self.subscribers.add(subscriber)
+
+    def discard(self, subscriber: Subscriber) -> None:
+        self.subscribers.discard(subscriber)
 
 
 class StreamHub:
     """All open streams: the per-client cap and the keep-alive ticker."""
 
-    def __init__(self, keepalive: float, max_per_client: int, direct_writes: bool = True) -> None:
+    def __init__(self, keepalive: float, max_per_client: int) -> None:
         self.keepalive = keepalive
         self.max_per_client = max_per_client
-        self.direct_writes = direct_writes  # see Subscriber.direct: needs uvicorn
         self.subscribers: set[Subscriber] = set()
         self.per_client: dict[str, int] = {}
         self._ticker: asyncio.Task[None] | None = None
@@ -202,20 +189,15 @@ class EventStreamResponse(Response):
             await send(
                 {"type": "http.response.start", "status": 200, "headers": self.raw_headers}
             )
-            send = scope.get(RAW_SEND, send)
-            buffer = subscriber.buffer
-            if self.hub.direct_writes:
-                subscriber.direct = chunk_writer(send) or (
-                    stepped(send) if inspect.iscoroutinefunction(send) else None
-                )
             while not subscriber.closed:
+                buffer = subscriber.buffer
                 if not buffer:
                     subscriber.waiter = loop.create_future()
                     await subscriber.waiter
                     subscriber.waiter = None
                     continue
                 chunk = buffer[0] if len(buffer) == 1 else b"".join(buffer)
-                buffer.clear()
+                subscriber.buffer = []
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             if not watcher.done():  # the server is closing the stream, not the client
                 await send({"type": "http.response.body", "body": b"", "more_body": False})

@@ -13,7 +13,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
@@ -38,12 +38,10 @@ from .apierror import ApiError, illegal
 from .computer import ComputerRunner, Computers, choose
 from .events import StreamHub, Subscriber, frame
 from .lobby import Lobby
+from .models import ActRequest, ComputerOpponent, PersonOpponent
 from .presence import Attendance, Timing, clock
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
 from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
-
-if TYPE_CHECKING:  # pydantic's models are imported once the full app is built (see front.py)
-    from .models import ActRequest, ComputerOpponent, PersonOpponent
 
 log = logging.getLogger("somnium_server.games")
 
@@ -481,7 +479,7 @@ class GameService:
         if first is None:
             first = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
         subscriber = Subscriber(first)
-        room.channel.subscribers.add(subscriber)
+        room.channel.add(subscriber)
         if observer:
             room.observers += 1
             self._observers_changed(room)
@@ -494,7 +492,7 @@ class GameService:
     def unwatch(
         self, room: GameRoom, subscriber: Subscriber, user: str | None, observer: bool
     ) -> None:
-        room.channel.subscribers.discard(subscriber)
+        room.channel.discard(subscriber)
         if observer:
             room.observers -= 1
             self._observers_changed(room)

@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .events import Channel, Subscriber, frame, missed
+from .events import Channel, Subscriber, event_number, frame, missed
 
 SNAPSHOT_GAMES = 200
 
@@ -47,17 +47,18 @@ class Lobby:
         else:
             first = missed
         subscriber = Subscriber(first)
-        self.channel.subscribers.add(subscriber)
+        self.channel.add(subscriber)
         return subscriber
 
     def _missed(self, last_event_id: str | None) -> list[bytes] | None:
         if not last_event_id:
             return None
         epoch, _, seq_text = last_event_id.partition("-")
-        if epoch != self.epoch or not seq_text.isdigit():
+        last_seen = event_number(seq_text)
+        if epoch != self.epoch or last_seen is None:
             return None
         oldest = self.window[0][0] if self.window else None
-        return missed(int(seq_text), self.seq, self.window, oldest)
+        return missed(last_seen, self.seq, self.window, oldest)
 
 
 def select(

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+)
 
 from somnium_desktop.game import Suit
+
+from .names import VISIBLE_NAME, clean_name
 
 SuitCode = Literal[
     "angels", "suns", "wands", "cups", "towers", "swords", "dragons", "pentacles", "moons",
@@ -21,10 +32,34 @@ Status = Literal["waiting", "playing", "finished"]
 MAX_VERSION = 1_000_000
 
 
-class Strict(BaseModel):
-    """Requests: unknown fields are refused."""
+def _whole(value: object) -> object:
+    """JSON's 2.0 is the integer 2 (as JSON Schema's "integer" says); 2.5, true, "2" stay what
+    they are, and strict validation refuses them."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
-    model_config = ConfigDict(extra="forbid")
+
+WholeNumber = Annotated[int, BeforeValidator(_whole)]
+
+
+def _digits(value: object) -> object:
+    if isinstance(value, str) and not DIGITS.fullmatch(value):
+        raise ValueError("a number here is plain digits 0-9 (no sign, spaces or underscores)")
+    return value
+
+
+DIGITS = re.compile(r"[0-9]{1,9}")
+# A number in a query string must be plain ASCII digits (int() would take "+5", " 5" and
+# "5_0"): put PLAIN_DIGITS after the parameter's Query(...).
+PLAIN_DIGITS = BeforeValidator(_digits)
+
+
+class Strict(BaseModel):
+    """Requests: unknown fields are refused, and values are never converted from another
+    type (`"version": true` or `"version": "2"` is no integer: 422)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class DrawAction(Strict):
@@ -49,7 +84,26 @@ ActionModel = Annotated[
 ]
 
 
-TableName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+MAX_TABLE_NAME = 60
+
+
+def _table_name(raw: str) -> str:
+    name = clean_name(raw, MAX_TABLE_NAME)
+    if name is None:
+        raise ValueError(
+            f"a table name is 1 to {MAX_TABLE_NAME} printable characters, without control "
+            "characters"
+        )
+    return name
+
+
+# Cleaned as display names are (names.clean_name): format characters such as bidi overrides
+# dropped, spaces collapsed, control characters refused (422).
+TableName = Annotated[
+    str, StringConstraints(max_length=MAX_TABLE_NAME), AfterValidator(_table_name),
+    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_TABLE_NAME,
+                    "pattern": VISIBLE_NAME}),
+]
 HOST_LEVEL = (
     "a computer of this level plays your seat and you watch "
     "(with a computer opponent: two computers play)"
@@ -80,7 +134,7 @@ class ActRequest(Strict):
     action_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:-]{1,64}$")] = Field(
         description="chosen by the client; a retry with the same id gets the first answer"
     )
-    version: int = Field(
+    version: WholeNumber = Field(
         ge=0, le=MAX_VERSION, description="the game version the action was made against"
     )
     action: ActionModel

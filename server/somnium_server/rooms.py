@@ -13,7 +13,7 @@ import orjson
 from somnium_desktop.game import GameState, state_from_dict, state_to_dict, view_of, view_to_dict
 from somnium_desktop.game.bots import Bot
 
-from .events import Channel, missed
+from .events import Channel, event_number, missed
 from .presence import Presence
 from .storage import GameRecord, StoredEvent
 
@@ -173,8 +173,10 @@ def event_frame(event: StoredEvent) -> bytes:
 
 
 def missed_since(room: GameRoom, last_event_id: str | None) -> list[bytes] | None:
-    """What a stream resuming after `last_event_id` missed, or None: it needs a snapshot."""
-    if last_event_id is None or not last_event_id.strip().isdigit():
+    """What a stream resuming after `last_event_id` missed, or None: it needs a snapshot
+    (no id, one that is not a plain number, or one this game's recent history cannot answer)."""
+    last_seen = None if last_event_id is None else event_number(last_event_id)
+    if last_seen is None:
         return None
     oldest = room.window[0][0] if room.window else None
-    return missed(int(last_event_id), room.seq, room.window, oldest)
+    return missed(last_seen, room.seq, room.window, oldest)

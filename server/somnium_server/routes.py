@@ -1,31 +1,34 @@
 """The HTTP API: lobby, games, actions, logs, replays and the live event streams.
 
-Routes take the Request and read the context and session through plain calls: FastAPI's
-dependency solver was the biggest single cost of a player's action.
+Routes take the Request and read the context and session through plain calls (context.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from itertools import islice
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Body, Header, Path, Query, Request
 from starlette.responses import Response
 
-from . import answers
+from . import __version__
+from .apierror import ApiError
 from .context import (
     MAYBE_SIGNED_IN,
     SIGNED_IN,
+    ServerContext,
     current_user,
     server_context,
     stream_user,
 )
 from .errors import responses
-from .events import EventStreamResponse
+from .events import EventStreamResponse, Subscriber
 from .games import GameService
-from .lean import LeanRoute
-from .lobby import select
+from .lobby import SNAPSHOT_GAMES, select
 from .models import (
+    PLAIN_DIGITS,
     ActRequest,
     ActResult,
     ComputerOpponent,
@@ -43,7 +46,7 @@ from .rooms import GameRoom
 from .storage import User
 
 router = APIRouter()
-busy = APIRouter(route_class=LeanRoute)  # the routes every move goes through
+HEALTH = orjson.dumps({"status": "ok", "version": __version__})
 GamePath = Annotated[GameId, Path(description="the game's short id, as shown on the board")]
 LastEventId = Annotated[
     str | None,
@@ -77,7 +80,7 @@ async def _change_table(
 @router.get("/health", tags=["server"], summary="Is the server up?",
             response_model=dict[str, str])
 async def health() -> Response:
-    return answers.health()
+    return _json(HEALTH)
 
 
 @router.get("/levels", tags=["server"], summary="The computer levels on offer, weakest first")
@@ -105,7 +108,7 @@ async def list_games(
         str | None,
         Query(min_length=1, max_length=64, description="only games with this player (id or name)"),
     ] = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: Annotated[int, Query(ge=1, le=200), PLAIN_DIGITS] = 50,
 ) -> list[GameSummary]:
     chosen = select(server_context(request).games.newest_first(), status, player, limit)
     return [GameSummary.model_validate(summary) for summary in chosen]
@@ -130,7 +133,7 @@ async def create_game(
     return _json(room.detail_bytes(), 201)
 
 
-@busy.get(
+@router.get(
     "/games/{game_id}",
     tags=["games"],
     summary="A game's public state (anyone may watch)",
@@ -165,7 +168,7 @@ async def leave_game(request: Request, game_id: GamePath) -> Response:
     return await _change_table(request, game_id, GameService.leave)
 
 
-@busy.post(
+@router.post(
     "/games/{game_id}/actions",
     tags=["games"],
     summary="Draw, end the turn, steal or concede",
@@ -232,10 +235,40 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def _stream(
+    request: Request, subscribe: Callable[[], tuple[Subscriber, Callable[[], None]]]
+) -> Response:
+    """An event stream for the request's address, within its share of streams (else 429).
+
+    `subscribe` makes the stream's Subscriber and the function that undoes it. The slot is
+    taken last and given back on every way out: if `subscribe` fails, or when the stream ends.
+    """
+    ctx = server_context(request)
+    client = _client(request)
+    if not ctx.hub.admit(client):
+        raise ApiError(
+            429, "too_many_streams", f"at most {ctx.hub.max_per_client} event streams per client",
+            headers={"Retry-After": "5"},
+        )
+    try:
+        subscriber, unsubscribe = subscribe()
+    except BaseException:
+        ctx.hub.release(client)
+        raise
+
+    def closed() -> None:
+        unsubscribe()
+        ctx.hub.release(client)
+
+    return EventStreamResponse(ctx.hub, subscriber, closed)
+
+
 @router.get(
     "/games/{game_id}/events",
     tags=["streams"],
     summary="Live events of a game (server-sent events); Last-Event-ID resumes",
+    description="A Last-Event-ID that names no event of this game's recent history (unknown, "
+    "too old, or not a number) is answered with a fresh snapshot.",
     response_class=EventStreamResponse,
     status_code=200,
     responses={**STREAM, **responses(401, 404, 422, 429, stream=True)},
@@ -244,34 +277,53 @@ def _client(request: Request) -> str:
 async def game_events(
     request: Request, game_id: GamePath, last_event_id: LastEventId = None
 ) -> Response:
-    ctx = server_context(request)
-    games = ctx.games
+    games = server_context(request).games
     room = games.room(game_id)
     await games.ensure_history(room)
     user = await stream_user(request)  # a seated player's own stream is no observer
     user_id = user.id if user is not None else None
     observer = user_id is None or room.seat_of(user_id) is None
-    client = _client(request)
-    answers.admit(ctx, client)
-    subscriber = games.watch(room, last_event_id, user_id, observer)
 
-    def closed() -> None:
-        games.unwatch(room, subscriber, user_id, observer)
-        ctx.hub.release(client)
+    def subscribe() -> tuple[Subscriber, Callable[[], None]]:
+        subscriber = games.watch(room, last_event_id, user_id, observer)
+        return subscriber, lambda: games.unwatch(room, subscriber, user_id, observer)
 
-    return EventStreamResponse(ctx.hub, subscriber, closed)
+    return _stream(request, subscribe)
 
 
 @router.get(
     "/lobby/events",
     tags=["streams"],
     summary="Live lobby events: games created, seats taken, games finished, observers",
+    description="A Last-Event-ID that names no recent lobby event is answered with a fresh "
+    "snapshot.",
     response_class=EventStreamResponse,
     status_code=200,
     responses={**STREAM, **responses(401, 422, 429, stream=True)},
     openapi_extra=MAYBE_SIGNED_IN,
 )
 async def lobby_events(request: Request, last_event_id: LastEventId = None) -> Response:
+    ctx = server_context(request)
     user = await stream_user(request)  # signed: present in every game of theirs
-    return answers.lobby_stream(server_context(request), _client(request), last_event_id,
-                                user.id if user is not None else None)
+    user_id = user.id if user is not None else None
+    return _stream(request, lambda: lobby_subscription(ctx, last_event_id, user_id))
+
+
+def lobby_subscription(
+    ctx: ServerContext, last_event_id: str | None, user: str | None
+) -> tuple[Subscriber, Callable[[], None]]:
+    """A lobby stream's Subscriber (a snapshot or the events it missed, then each change) and
+    what ends it. Signed by `user`, it keeps them present in their games (see presence.py)."""
+    lobby, games = ctx.lobby, ctx.games
+    subscriber = lobby.subscribe(
+        last_event_id, lambda: list(islice(games.newest_first(), SNAPSHOT_GAMES))
+    )
+    if user is not None:
+        games.attend(user)
+
+    def unsubscribe() -> None:
+        lobby.channel.discard(subscriber)
+        if user is not None:
+            games.unattend(user)
+
+    return subscriber, unsubscribe

@@ -14,6 +14,7 @@ from somnium_desktop.client.local_server import LocalServer
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.ui.lobby_panel import LobbyPanel
 from somnium_desktop.ui.main_window import MainWindow
+from tests.client.test_offline import human_first
 from tests.server.helpers import LiveServer, free_port, server_settings
 
 from .helpers import close_windows, lobby_row, open_window
@@ -133,9 +134,18 @@ def test_the_built_in_server_turns_online_play_on_as_its_lobby_is_listed(
     when_listed: list[bool] = []
     online.lobby_loaded.connect(lambda: when_listed.append(online_on(panel)))
     try:
+        # While the built-in server starts (its imports are most of that), the lobby says so,
+        # online play waits, and offline play is there at once.
         assert online_off(panel)
+        assert panel.server.text() == "Server: built-in, on this computer (starting…)"
+        offline = window.start_offline(seed=human_first())
+        assert offline is not None and not when_listed
+        before = offline.view.deck_count
+        offline.draw()
+        assert offline.view.deck_count == before - 1 and not when_listed
         qtbot.waitUntil(lambda: bool(when_listed), timeout=30000)
         assert when_listed == [True] and panel.message.text() == ""
+        assert panel.server.text() == "Server: built-in, on this computer"
     finally:
         close_windows(qtbot, window)
         assert server.wait_stopped(15)

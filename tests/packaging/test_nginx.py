@@ -15,6 +15,7 @@ from requests.adapters import HTTPAdapter
 
 from somnium_server.config import Settings
 from tests.server.helpers import TIMEOUT, EventReader, LiveServer, Player, server_settings
+from tests.signin.helpers import local_offered
 
 from .nginx import SITE, Nginx
 
@@ -197,3 +198,22 @@ def test_the_site_waits_far_longer_than_the_keepalive() -> None:
     assert timeout is not None
     seconds = int(timeout[1]) * {"s": 1, "m": 60, "h": 3600}[timeout[2]]
     assert seconds >= 10 * Settings().keepalive
+
+
+def test_local_accounts_are_refused_through_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server listens on loopback with local accounts on (as the app's built-in one does);
+    # a host putting the packaged site in front must not hand name-only accounts to the world.
+    settings = server_settings(tmp_path / "somnium.sqlite3", local_accounts=True)
+    local = LiveServer(settings)
+    proxy = _proxy(tmp_path, local)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(proxy.cert))
+    try:
+        direct = local_offered(local.base)
+        behind = local_offered(proxy.base)
+        forged = local_offered(proxy.base, {"X-Forwarded-For": "127.0.0.1"})
+    finally:
+        proxy.stop()
+        local.stop()
+    assert (direct, behind, forged) == (True, False, False)

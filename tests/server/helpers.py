@@ -19,7 +19,6 @@ from typing import Any
 import psycopg
 import requests
 from fastapi import FastAPI
-from starlette.types import ASGIApp
 
 from somnium_desktop.game import Action, View
 from somnium_server.app import create_app
@@ -149,8 +148,7 @@ class Player:
 
 
 class LiveServer:
-    """uvicorn serving create_app(settings) (or `front`, then no `app`) on a free port, in a
-    thread of the test process."""
+    """uvicorn serving create_app(settings) on a free port, in a thread of the test process."""
 
     app: FastAPI
 
@@ -160,16 +158,10 @@ class LiveServer:
         computers: Computers = TEST_COMPUTERS,
         send_buffer: int = 0,
         storage: Storage | None = None,
-        protocol: type[asyncio.Protocol] | None = None,
-        front: ASGIApp | None = None,
     ) -> None:
         self.settings = settings
-        if front is None:
-            self.app = create_app(settings, computers=computers, storage=storage)
-        config = uvicorn_config(settings, front if front is not None else self.app)
-        if protocol is not None:  # another HTTP protocol than the server's own
-            config.http = protocol
-        self.server = Server(config)
+        self.app = create_app(settings, computers=computers, storage=storage)
+        self.server = Server(uvicorn_config(settings, self.app))
         listening = socket.socket()
         if settings.port:  # a fixed port: started again where the last one was (TIME_WAIT)
             listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -152,7 +152,7 @@ def test_bad_requests_get_clear_4xx_answers(server: LiveServer) -> None:
     bad_id = server.get("/games/not-an-id!")
     assert bad_id.status_code == 422 and bad_id.json()["message"].startswith("game_id")
     assert server.get("/no/such/route").status_code == 404
-    # the raw path for actions and game reads answers its errors as the full app does
+    # an action or a read of a game that does not exist: 404 in the one error shape
     draw = {"action_id": "d1", "version": 1, "action": {"type": "draw"}}
     missing = ann.post("/games/ZZZZZZZ/actions", draw)
     assert missing.status_code == 404 and missing.json()["error"] == "unknown_game"

@@ -186,6 +186,28 @@ def local_client(base: str, name: str) -> LobbyClient:
     return LobbyClient(base, auth)
 
 
+AUTHORIZE = {
+    "client_id": "somnium-desktop", "redirect_uri": "http://127.0.0.1:5999/callback",
+    "state": "s1", "response_type": "code", "code_challenge": "c" * 43,
+    "code_challenge_method": "S256",
+}
+
+
+def local_offered(base: str, headers: dict[str, str] | None = None) -> bool:
+    """Whether this server offers local accounts to a browser sending `headers`: the one
+    provider's name page, rather than a redirect back (no provider left) or a 404."""
+    started = requests.get(f"{base}/auth/authorize", params=AUTHORIZE, headers=headers,
+                           allow_redirects=False, timeout=10)
+    posted = requests.post(f"{base}/auth/local", data={"request": "x", "name": "Eve"},
+                           headers=headers, timeout=10)
+    if started.status_code == 200 and "name='name'" in started.text:
+        assert posted.status_code != 404  # (an unknown request: the expired page)
+        return True
+    assert started.status_code == 302 and "temporarily_unavailable" in started.headers["location"]
+    assert posted.status_code == 404 and "not offered" in posted.text
+    return False
+
+
 def query_of(url: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
 

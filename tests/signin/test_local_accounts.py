@@ -14,7 +14,14 @@ from somnium_server.config import load_settings
 from somnium_server.signin.config import SigninConfigError, is_loopback_host
 
 from .conftest import StartLobby
-from .helpers import LiveLobby, OidcProvider, Person, lobby_settings, provider_config
+from .helpers import (
+    LiveLobby,
+    OidcProvider,
+    Person,
+    lobby_settings,
+    local_offered,
+    provider_config,
+)
 
 
 def sign_in(lobby: LiveLobby, person: Person) -> TokenSet:
@@ -92,3 +99,28 @@ def test_refused_on_a_server_not_on_loopback(tmp_path: Path, host: str) -> None:
 def test_loopback_hosts() -> None:
     assert all(map(is_loopback_host, ["127.0.0.1", "127.3.2.1", "::1", "[::1]", "localhost"]))
     assert not any(map(is_loopback_host, ["0.0.0.0", "::", "10.0.0.1", "example.com", ""]))
+
+
+@pytest.mark.parametrize("header", [
+    {"X-Forwarded-For": "203.0.113.7"}, {"Forwarded": "for=203.0.113.7"},
+    {"X-Real-IP": "203.0.113.7"}, {"X-Forwarded-For": "127.0.0.1"},
+    {"X-Forwarded-Proto": "https"}, {"Via": "1.1 proxy"},
+])
+def test_refused_to_any_request_through_a_proxy(
+    start_lobby: StartLobby, header: dict[str, str]
+) -> None:
+    lobby = start_lobby(local_accounts=True)
+    assert local_offered(lobby.base)
+    assert not local_offered(lobby.base, header)
+
+
+@pytest.mark.parametrize("url", ["https://lobby.example.org", "http://192.168.1.20:8000"])
+def test_refused_with_a_public_url_that_is_not_loopback(tmp_path: Path, url: str) -> None:
+    settings = replace(lobby_settings(tmp_path / "x.sqlite3"), public_url=url,
+                       local_accounts=True)
+    with pytest.raises(SigninConfigError, match="public URL"):
+        create_app(settings)
+    with pytest.raises(SystemExit):
+        load_settings(["--public-url", url, "--local-accounts", "true"], environ={})
+    fine = replace(settings, public_url="http://127.0.0.1:8000")
+    assert create_app(fine) is not None

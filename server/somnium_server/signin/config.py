@@ -55,12 +55,26 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
-def check_local_accounts(enabled: bool, listen_host: str) -> None:
-    """Refuse local accounts on a server reachable from anywhere but this machine."""
-    if enabled and not is_loopback_host(listen_host):
+def is_loopback_url(url: str) -> bool:
+    """True for no URL at all, or one whose host is loopback (see is_loopback_host)."""
+    return not url or is_loopback_host(urlsplit(url).hostname or "")
+
+
+def check_local_accounts(enabled: bool, listen_host: str, public_url: str = "") -> None:
+    """Refuse local accounts on a server reachable from anywhere but this machine: one that
+    listens beyond loopback, or whose public URL (the address a proxy serves it at) is not
+    loopback."""
+    if not enabled:
+        return
+    if not is_loopback_host(listen_host):
         raise SigninConfigError(
             f"local accounts are only offered by a server listening on loopback "
             f"(127.0.0.1 or ::1), not on {listen_host!r}"
+        )
+    if not is_loopback_url(public_url):
+        raise SigninConfigError(
+            f"local accounts are only offered by a server used on this machine: its public "
+            f"URL {public_url!r} is not a loopback address"
         )
 
 

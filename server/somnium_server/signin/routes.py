@@ -7,7 +7,6 @@ import asyncio
 import logging
 import secrets
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import parse_qs, urlencode
@@ -16,6 +15,7 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, StringConstraints
 
+from .. import names
 from ..config import Settings
 from ..context import current_user
 from ..errors import ApiError, ErrorBody, responses
@@ -24,7 +24,13 @@ from ..ratelimit import RateLimiter
 from ..sessions import hash_token, issue_session
 from ..storage import AuthRequest, CodeGrant, Identity, PendingLogin, Refresh, Storage, User
 from . import pages
-from .config import LOCAL_PROVIDER, SigninConfig, check_local_accounts, is_loopback_host
+from .config import (
+    LOCAL_PROVIDER,
+    SigninConfig,
+    check_local_accounts,
+    is_loopback_host,
+    is_loopback_url,
+)
 from .native_client import CLIENT_ID, pkce_matches, redirect_uri_problem, valid_challenge
 from .store import SigninStore, digest, new_secret
 
@@ -39,6 +45,11 @@ BROWSER_COOKIE = "somnium_signin"
 MAX_NAME = 40
 MAX_FORM = 4096
 LOCAL_ISSUER = "local"
+# Headers a proxy adds to say who it forwards for: their presence refuses local accounts.
+FORWARDING_HEADERS = (
+    "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip",
+    "x-client-ip", "x-cluster-client-ip", "true-client-ip", "cf-connecting-ip", "via",
+)
 
 router = APIRouter(tags=["sign-in"])
 
@@ -61,8 +72,14 @@ class Signin:
         return self.limiter.wait(request.client.host if request.client else "unknown")
 
     def local_enabled(self, request: Request) -> bool:
-        """Local accounts: only when enabled, and only on a loopback listener and connection."""
-        if not self.local_accounts or not is_loopback_host(self.listen_host):
+        """Local accounts: only when enabled, on a loopback listener and connection, with a
+        loopback public URL (or none), and never through a proxy: a request carrying any
+        forwarding header may come from anywhere."""
+        if (
+            not self.local_accounts or not is_loopback_host(self.listen_host)
+            or not is_loopback_url(self.public_url)
+            or any(name in request.headers for name in FORWARDING_HEADERS)
+        ):
             return False
         server = request.scope.get("server") or ("", 0)
         return is_loopback_host(str(server[0]))
@@ -83,7 +100,7 @@ def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
 
     What sign-in keeps goes to `storage`, the server's one storage.
     """
-    check_local_accounts(settings.local_accounts, settings.host)
+    check_local_accounts(settings.local_accounts, settings.host, settings.public_url)
     parties: dict[str, RelyingParty] = {}
     if settings.signin.providers:
         from .relying_party import RelyingParty
@@ -325,15 +342,8 @@ async def local_account(request: Request, signin: Ctx) -> Response:
 
 
 def clean_name(raw: str) -> str | None:
-    """A display name: format characters dropped, spaces collapsed, 1-40 characters and no
-    control characters; None if unusable."""
-    kept = "".join(ch for ch in raw if unicodedata.category(ch) != "Cf")
-    name = " ".join(kept.split())
-    if not 0 < len(name) <= MAX_NAME:
-        return None
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
-        return None
-    return name
+    """A display name (see names.clean_name): 1-40 characters; None if unusable."""
+    return names.clean_name(raw, MAX_NAME)
 
 
 async def _user_for(storage: Storage, issuer: str, subject: str, name: str) -> User:
@@ -568,13 +578,9 @@ async def revoke(request: Request, signin: Ctx) -> Response:
 # The display name.
 
 
-# At least one visible character, no control characters.
-VISIBLE_NAME = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
-
-
 class Rename(Strict):
     display_name: Annotated[
-        str, StringConstraints(min_length=1, max_length=MAX_NAME, pattern=VISIBLE_NAME)
+        str, StringConstraints(min_length=1, max_length=MAX_NAME, pattern=names.VISIBLE_NAME)
     ] = Field(description="the name other players see")
 
 

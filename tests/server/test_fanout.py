@@ -1,0 +1,120 @@
+"""The mover first: an action is answered before its events go out, and a crowd of observers
+still gets every event, in order."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import struct
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from benchmarks.mover_observers import play
+from somnium_server.events import Channel, Subscriber
+
+from .helpers import TIMEOUT, LiveServer, server_settings
+
+
+def test_publishing_touches_no_listener_until_the_publisher_gives_the_loop_back() -> None:
+    async def scenario() -> tuple[list[list[bytes]], list[list[bytes]], list[bytes]]:
+        channel = Channel()
+        listeners = [Subscriber() for _ in range(1000)]
+        for listener in listeners:
+            channel.add(listener)
+        channel.publish(b"one")
+        channel.publish(b"two")
+        during = [list(listener.buffer) for listener in listeners]  # the mover's turn
+        await asyncio.sleep(0)  # the loop runs the delivery
+        after = [list(listener.buffer) for listener in listeners]
+        late = Subscriber()
+        channel.publish(b"three")
+        channel.add(late)  # hears of what comes after it, not of what was pending
+        await asyncio.sleep(0)
+        return during, after, late.buffer
+
+    during, after, late = asyncio.run(scenario())
+    assert during == [[]] * 1000
+    assert after == [[b"onetwo"]] * 1000
+    assert late == []
+
+
+def test_hundreds_of_observers_get_every_event_in_order(tmp_path: Path) -> None:
+    observers = 300
+    server = LiveServer(server_settings(tmp_path / "db.sqlite3", max_streams=observers + 8))
+    try:
+        tokens = [server.player(name).token for name in ("Ann", "Bob")]
+        port = int(server.base.rsplit(":", 1)[1])
+        figures = asyncio.run(play(port, tokens, observers, actions=15))
+    finally:
+        server.stop()
+    # every answer came (200, checked in play), and each of the crowd saw each event once, in
+    # order (checked in play): here, that there were actions and events to see
+    assert len(figures.round_trips) == 15 and figures.events >= 15
+    assert len(figures.fan_out) == 15
+
+
+SO_TIMESTAMPNS = 35  # Linux, socket(7): the kernel's receive time of each packet, in ns
+
+
+def _timed_socket(port: int) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    return sock
+
+
+def _until(sock: socket.socket, marker: bytes) -> tuple[bytes, float]:
+    """Read until `marker` has come; the data and the kernel's receive time of its packet."""
+    data = b""
+    while marker not in data:
+        chunk, ancillary, _, _ = sock.recvmsg(65536, 64)
+        assert chunk, "the connection closed"
+        data += chunk
+        stamped = [d for level, kind, d in ancillary
+                   if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS]
+        seconds, nanoseconds = struct.unpack("qq", stamped[0][:16])
+    return data, seconds + nanoseconds / 1e9
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="kernel receive times are Linux's")
+def test_the_answer_leaves_before_any_observer_hears_of_the_action(tmp_path: Path) -> None:
+    # Kernel receive times on loopback are when the server wrote: they tell the order of the
+    # server's writes whatever the load on this machine.
+    server = LiveServer(server_settings(tmp_path / "db.sqlite3", max_streams=80))
+    try:
+        ann, bob = server.player("Ann"), server.player("Bob")
+        game = bob.post(f"/games/{ann.create()['id']}/join").json()
+        port = int(server.base.rsplit(":", 1)[1])
+        crowd = [_timed_socket(port) for _ in range(60)]
+        for sock in crowd:
+            sock.sendall(f"GET /games/{game['id']}/events HTTP/1.1\r\nHost: x\r\n\r\n"
+                         .encode())
+            _until(sock, b"event: snapshot")
+        time.sleep(0.3)  # the observer counts are announced meanwhile: read them all
+        for sock in crowd:
+            sock.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                while sock.recv(65536):
+                    pass
+            sock.setblocking(True)
+        mover = (ann, bob)[game["view"]["turn"]]
+        body = json.dumps({"action_id": "first", "version": game["version"],
+                           "action": {"type": "draw"}}).encode()
+        acting = _timed_socket(port)
+        acting.sendall(
+            f"POST /games/{game['id']}/actions HTTP/1.1\r\nHost: x\r\n"
+            f"Authorization: Bearer {mover.token}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+        )
+        answer, answered = _until(acting, b"\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 200"), answer
+        heard = [_until(sock, b"id: %d\n" % (game["seq"] + 1))[1] for sock in crowd]
+        for sock in (*crowd, acting):
+            sock.close()
+    finally:
+        server.stop()
+    assert min(heard) > answered, [round((t - answered) * 1e6) for t in heard]
