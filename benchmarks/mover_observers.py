@@ -34,9 +34,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .server_load import make_tokens
+from somnium_server.sessions import issue_session
+from somnium_server.sqlite_storage import SQLiteStorage
 
 EVENT_ID = re.compile(rb"^id: (\d+)$", re.M)
+
+
+async def make_tokens(database: Path, count: int) -> list[str]:
+    """Sessions for `count` new users, made through the storage layer before the server starts."""
+    storage = SQLiteStorage(database)
+    try:
+        tokens = []
+        for n in range(count):
+            user = await storage.create_user(f"bench-{n}")
+            tokens.append(await issue_session(storage, user.id, 86400))
+        return tokens
+    finally:
+        await storage.close()
 
 
 @dataclass
