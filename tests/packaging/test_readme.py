@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from somnium_desktop.project import RAW_BASE
+
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -37,3 +39,13 @@ def test_the_paths_it_names_exist() -> None:
 def test_the_set_up_commands_are_there() -> None:
     assert "\n    ./scripts/run\n" in README
     assert "\n    ./scripts/test\n" in README
+
+
+def test_the_pictures_render_on_a_package_index_too() -> None:
+    # PyPI shows this README as the wheel's description: its pictures need absolute addresses,
+    # the repository's raw files from the one configured base.
+    pictures = re.findall(r"!\[[^\]]+\]\(([^)\s]+)\)", README)
+    assert len(pictures) >= 4
+    for address in pictures:
+        assert address.startswith(RAW_BASE), address
+        assert (ROOT / address.removeprefix(RAW_BASE)).is_file(), address
