@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import re
 import shutil
@@ -21,6 +20,7 @@ import pytest
 from somnium_desktop.assets import desktop_file
 from somnium_desktop.project import BUG_TRACKER, HOMEPAGE, RAW_BASE, REPOSITORY
 
+from .scripts import packaging_module
 from .test_smoke import isolated_env
 from .validators import tool
 
@@ -28,12 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _generator() -> ModuleType:
-    """packaging/metainfo.py, loaded by path (packaging/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("_metainfo", ROOT / "packaging" / "metainfo.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return packaging_module("metainfo.py")
 
 
 def test_the_metainfo_is_what_the_changelog_and_the_project_make() -> None:
