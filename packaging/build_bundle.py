@@ -41,8 +41,11 @@ def build(dist: Path, work: Path, clean: bool = False) -> Path:
         raise SystemExit(
             "PyInstaller is missing: pip install -e '.[bundle]' (or scripts/test's .venv)"
         )
-    if shutil.which("readelf") is None:  # packaging/bundle/libraries.py reads the libraries
-        raise SystemExit("readelf is missing: apt-get install binutils")
+    # packaging/bundle/libraries.py reads the libraries' needs, then tidies them (the spec)
+    for tool, provider in (("readelf", "binutils"), ("strip", "binutils"),
+                           ("patchelf", "patchelf")):
+        if shutil.which(tool) is None:
+            raise SystemExit(f"{tool} is missing: apt-get install {provider}")
     subprocess.run(pyinstaller_command(dist, work, clean), check=True, cwd=ROOT)
     executable = dist / NAME / (NAME + (".exe" if sys.platform == "win32" else ""))
     if not executable.is_file():

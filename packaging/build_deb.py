@@ -8,13 +8,14 @@ bundle brings its own Python and Qt, so one package installs alike on Debian 12 
 and on newer releases whose python3 differs, where a venv built against one interpreter would
 break at the next python3 upgrade; and PySide6 6.8+, FastAPI and the rest are not all in
 Debian 12 at the versions the app needs. The bundle goes under /usr/lib/somnium (not /opt,
-which Debian policy leaves to the local administrator), with its shared objects stripped,
-not executable and without search paths into the build machine (dh_strip's and lintian's
-rules); `somnium` and `somnium-server` go into /usr/games, on every user's PATH, as Debian
-policy wants for a game; the desktop entry, icons and metainfo go where the desktop looks for
-them (/usr/share/applications, icons/hicolor, metainfo). Its dependencies are the system libraries
-the bundle declares (packaging/bundle/system-libraries.txt). Without --bundle it builds the
-bundle first (packaging/build_bundle.py). tests/packaging/test_deb.py installs it with apt,
+which Debian policy leaves to the local administrator), as packaging/build_bundle.py made it
+(its shared objects already stripped, not executable, without search paths into the build
+machine: dh_strip's and lintian's rules); `somnium` and `somnium-server` go into /usr/games,
+on every user's PATH, as Debian policy wants for a game; the desktop entry, icons and
+metainfo go where the desktop looks for them (/usr/share/applications, icons/hicolor,
+metainfo). Its dependencies are the system libraries the bundle declares
+(packaging/bundle/system-libraries.txt). Without --bundle it builds the bundle first
+(packaging/build_bundle.py). tests/packaging/test_deb.py installs it with apt,
 runs it, checks it with lintian and removes it.
 """
 
@@ -24,7 +25,6 @@ import argparse
 import gzip
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -140,31 +140,10 @@ def _gzip(text: bytes, target: Path) -> None:
         packed.write(text)
 
 
-def _shared_objects(folder: Path) -> list[Path]:
-    """The ELF shared objects under `folder` (the bundle's libraries and extension modules)."""
-    return [path for path in folder.rglob("*.so*")
-            if path.is_file() and not path.is_symlink() and path.read_bytes()[:4] == b"\x7fELF"]
-
-
-def tidy(library: Path) -> None:
-    """What dh_strip and lintian ask of the bundle's shared objects: no debugging symbols, no
-    executable bit, no library search path outside the bundle. The bundle's executable stays
-    as PyInstaller made it (its archive is appended to it)."""
-    for path in _shared_objects(library):
-        subprocess.run(["strip", "--strip-unneeded", "--remove-section=.comment",
-                        "--remove-section=.note", str(path)], check=True, timeout=120)
-        search = subprocess.run(["patchelf", "--print-rpath", str(path)], capture_output=True,
-                                text=True, check=True, timeout=60).stdout.strip()
-        if search and not all(re.match(r"\$ORIGIN\b", part) for part in search.split(":")):
-            subprocess.run(["patchelf", "--remove-rpath", str(path)], check=True, timeout=60)
-        path.chmod(0o644)
-
-
 def stage(bundle: Path, tree: Path, when: datetime) -> str:
     """Lay the package's files out under `tree`; returns the package's version."""
     version = f"{__version__}-{REVISION}"
     shutil.copytree(bundle, tree / LIBRARY_DIR, symlinks=True)
-    tidy(tree / LIBRARY_DIR)
     games = tree / "usr" / "games"
     games.mkdir(parents=True)
     (games / "somnium").symlink_to(Path("..") / "lib" / PACKAGE / "somnium")
@@ -211,9 +190,8 @@ def control(tree: Path, version: str) -> str:
 
 def build(bundle: Path, out: Path) -> Path:
     """Build the package from the bundle folder; returns the .deb's path."""
-    for tool, provider in (("dpkg-deb", "dpkg"), ("strip", "binutils"), ("patchelf", "patchelf")):
-        if shutil.which(tool) is None:
-            raise SystemExit(f"{tool} is missing: apt-get install {provider}")
+    if shutil.which("dpkg-deb") is None:
+        raise SystemExit("dpkg-deb is missing: apt-get install dpkg")
     when = datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or
                                   (ROOT / "CHANGELOG.md").stat().st_mtime, UTC)
     out.mkdir(parents=True, exist_ok=True)

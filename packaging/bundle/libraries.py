@@ -6,6 +6,8 @@ build machine has installed, GTK's dependencies included (Qt's GTK theme plugin 
 `carried` keeps only the libraries that the bundle's own binaries (Python's extension modules,
 Qt and its plugins) need other than through a declared system library, so the bundle holds the
 same set on any build machine and the declared ones, with all that only they need, stay out.
+`tidy` then makes the collected shared objects what a distribution expects: stripped, not
+executable, with no library search path into the build machine.
 """
 
 from __future__ import annotations
@@ -66,3 +68,23 @@ def carried(binaries: Iterable[Entry], system: Iterable[str]) -> list[Entry]:
             if soname not in declared:
                 todo.extend(by_soname.get(soname, []))
     return [entry for entry in entries if entry in kept]
+
+
+def shared_objects(folder: Path) -> list[Path]:
+    """The ELF shared objects under `folder` (the bundle's libraries and extension modules)."""
+    return [path for path in folder.rglob("*.so*")
+            if path.is_file() and not path.is_symlink() and path.read_bytes()[:4] == b"\x7fELF"]
+
+
+def tidy(folder: Path) -> None:
+    """What dh_strip and lintian ask of the bundle's shared objects: no debugging symbols, no
+    executable bit, no library search path outside the bundle. The bundle's executable stays
+    as PyInstaller made it (its archive is appended to it)."""
+    for path in shared_objects(folder):
+        subprocess.run(["strip", "--strip-unneeded", "--remove-section=.comment",
+                        "--remove-section=.note", str(path)], check=True, timeout=120)
+        search = subprocess.run(["patchelf", "--print-rpath", str(path)], capture_output=True,
+                                text=True, check=True, timeout=60).stdout.strip()
+        if search and not all(re.match(r"\$ORIGIN\b", part) for part in search.split(":")):
+            subprocess.run(["patchelf", "--remove-rpath", str(path)], check=True, timeout=60)
+        path.chmod(0o644)

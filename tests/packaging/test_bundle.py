@@ -25,9 +25,7 @@ needed = LIBRARIES.needed
 
 
 def _elf_files(bundle: Path) -> list[Path]:
-    internal = bundle / "_internal"
-    return [path for path in [bundle / "somnium", *internal.rglob("*.so*")]
-            if not path.is_symlink() and path.is_file() and path.read_bytes()[:4] == b"\x7fELF"]
+    return [bundle / "somnium", *LIBRARIES.shared_objects(bundle / "_internal")]
 
 
 def libraries_from_outside(bundle: Path) -> set[str]:
@@ -126,6 +124,11 @@ def test_the_bundle_holds_what_it_declares(bundle: Path) -> None:
     assert not inside & system.keys(), sorted(inside & system.keys())
     for left_out in ("libgtk-3.so.0", "libpango-1.0.so.0", "libcairo.so.2", "libpixman-1.so.0"):
         assert left_out not in inside
+    for path in LIBRARIES.shared_objects(bundle / "_internal"):  # tidied, as Debian wants
+        assert not path.stat().st_mode & 0o111, path
+        search = subprocess.run(["patchelf", "--print-rpath", str(path)], capture_output=True,
+                                text=True, check=True, timeout=60).stdout.strip()
+        assert all(part.startswith("$ORIGIN") for part in search.split(":") if part), path
     undocumented = libraries_from_outside(bundle) - system.keys()
     assert not undocumented, (
         f"the bundle asks the system for {sorted(undocumented)}: name their Debian packages "
