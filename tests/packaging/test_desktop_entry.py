@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
 
 from somnium_desktop.assets import APP_ID, desktop_file, icon_svg
 from somnium_desktop.desktop_entry import (
@@ -90,14 +91,14 @@ def test_install_desktop_writes_a_valid_entry_that_starts_this_install(tmp_path:
     assert nothing.stdout.strip() == "Nothing to remove."
 
 
-def test_the_former_app_ids_files_give_way(tmp_path: Path) -> None:
+def test_the_former_app_ids_files_give_way(qapp: QApplication, tmp_path: Path) -> None:
     # 0.1.0 installed io.github.somnium_desktop.Somnium.*: installing replaces them (one menu
     # entry, not two) and uninstalling removes them too.
     home = tmp_path / "share"
     for path in installed_paths(home, FORMER_APP_ID):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("from 0.1.0", encoding="utf-8")
-    install(home, ["/usr/bin/somnium"])
+    install(home, ["/usr/bin/somnium"])  # renders the icons with the tests' application
     assert not [path for path in installed_paths(home, FORMER_APP_ID) if path.exists()]
     assert all(path.is_file() for path in installed_paths(home))
     for path in installed_paths(home, FORMER_APP_ID)[:2]:
