@@ -1,7 +1,8 @@
 """Where the project lives on the web: the one base every published address is built from.
 
-The metainfo's screenshots and links (scripts/metainfo.py), the wheels' Project-URLs and the
-README's pictures all start with these; tests/packaging/test_metadata.py checks that they do.
+The metainfo's screenshots and links (packaging/metainfo.py), the wheels' Project-URLs and the
+README's pictures all start with these; tests/packaging/test_metadata.py and test_readme.py
+check that they do.
 """
 
 from __future__ import annotations
