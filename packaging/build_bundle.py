@@ -16,56 +16,48 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "somnium"
-# Development tools that pydantic's optional plugins would drag in from the build environment.
-EXCLUDED = ("mypy", "hypothesis", "rich", "pygments", "markdown_it", "pytest", "_pytest",
-            "tkinter")
-# The checkout's package, whether or not it is installed (an editable install's import hook
-# is invisible to PyInstaller's analysis, which would then leave the app out).
-sys.path.insert(0, str(ROOT))
-
-from somnium_desktop.assets import shipped_files  # noqa: E402
+SPEC = ROOT / "packaging" / "bundle" / f"{NAME}.spec"
 
 
 def pyinstaller_command(dist: Path, work: Path, clean: bool = False) -> list[str]:
-    """The PyInstaller command line for the bundle."""
-    command = [
-        sys.executable, "-m", "PyInstaller", str(ROOT / "packaging" / "bundle" / "entry.py"),
-        "--name", NAME, "--onedir", "--windowed", "--noconfirm", "--log-level", "WARN",
-        "--distpath", str(dist), "--workpath", str(work), "--specpath", str(work),
-        "--paths", str(ROOT), "--paths", str(ROOT / "server"),
-        # Every module of the app, also those only reached through a later-loaded window, and
-        # the lobby server, which the app can run as a child (`somnium -m somnium_server...`).
-        "--collect-submodules", "somnium_desktop",
-        "--collect-submodules", "somnium_server",
-        "--collect-data", "somnium_server",  # its /docs assets
-    ]
-    for source, target in shipped_files(ROOT):
-        command += ["--add-data", f"{source}{os.pathsep}somnium_desktop/{target.parent}"]
-    for module in EXCLUDED:
-        command += ["--exclude-module", module]
+    """The PyInstaller command line for the bundle (its recipe: packaging/bundle/somnium.spec)."""
+    command = [sys.executable, "-m", "PyInstaller", str(SPEC), "--noconfirm",
+               "--log-level", "WARN", "--distpath", str(dist), "--workpath", str(work)]
     if clean:
         command.append("--clean")
     return command
 
 
 def build(dist: Path, work: Path, clean: bool = False) -> Path:
-    """Build the bundle; returns the path of its executable."""
+    """Build the bundle, with the licence beside its executable; returns the executable's path."""
     if importlib.util.find_spec("PyInstaller") is None:
         raise SystemExit(
             "PyInstaller is missing: pip install -e '.[bundle]' (or scripts/test's .venv)"
         )
+    # packaging/bundle/libraries.py reads the libraries' needs, then tidies them (the spec)
+    for tool, provider in (("readelf", "binutils"), ("strip", "binutils"),
+                           ("patchelf", "patchelf")):
+        if shutil.which(tool) is None:
+            raise SystemExit(f"{tool} is missing: apt-get install {provider}")
     subprocess.run(pyinstaller_command(dist, work, clean), check=True, cwd=ROOT)
     executable = dist / NAME / (NAME + (".exe" if sys.platform == "win32" else ""))
     if not executable.is_file():
         raise SystemExit(f"PyInstaller made no {executable}")
+    shutil.copyfile(ROOT / "LICENSE", executable.parent / "LICENSE")
     return executable
+
+
+def size_of(folder: Path) -> int:
+    """The bytes of the files in `folder` (symbolic links not counted twice)."""
+    return sum(path.stat().st_size for path in folder.rglob("*")
+               if path.is_file() and not path.is_symlink())
 
 
 def main() -> None:
@@ -77,12 +69,7 @@ def main() -> None:
     args = parser.parse_args()
     executable = build(args.dist.resolve(), args.work.resolve(), args.clean)
     folder = executable.parent
-    size = sum(
-        path.stat().st_size
-        for path in folder.rglob("*")
-        if path.is_file() and not path.is_symlink()
-    )
-    print(f"Built {folder} ({size / 2**20:.0f} MiB); run {executable}")
+    print(f"Built {folder} ({size_of(folder) / 2**20:.0f} MiB); run {executable}")
 
 
 if __name__ == "__main__":

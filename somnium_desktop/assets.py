@@ -17,7 +17,7 @@ SHIPPED_FOLDERS: dict[str, str] = {
 #: The kinds of file those folders ship (their READMEs stay behind).
 SHIPPED_SUFFIXES = (".svg", ".ttf", ".otf", ".png", ".txt", ".desktop", ".xml")
 
-APP_ID = "io.github.somnium_desktop.Somnium"
+APP_ID = "io.github.somnium_desktop.somnium"
 """The reverse-DNS application id: the desktop entry's, the icon's and the metainfo's name."""
 
 

@@ -55,15 +55,30 @@ def exec_value(command: Sequence[str]) -> str:
     return " ".join(words).replace("\\", "\\\\")
 
 
-def installed_paths(home: Path) -> list[Path]:
+#: The app id of releases up to 0.1.0, whose files --install-desktop replaces and
+#: --uninstall-desktop removes too.
+FORMER_APP_ID = "io.github.somnium_desktop.Somnium"
+
+
+def installed_paths(home: Path, app_id: str = APP_ID) -> list[Path]:
     """Every file --install-desktop writes under the data home `home`."""
     hicolor = home / "icons" / "hicolor"
     return [
-        home / "applications" / f"{APP_ID}.desktop",
-        home / "metainfo" / f"{APP_ID}.metainfo.xml",
-        hicolor / "scalable" / "apps" / f"{APP_ID}.svg",
-        *(hicolor / f"{size}x{size}" / "apps" / f"{APP_ID}.png" for size in ICON_SIZES),
+        home / "applications" / f"{app_id}.desktop",
+        home / "metainfo" / f"{app_id}.metainfo.xml",
+        hicolor / "scalable" / "apps" / f"{app_id}.svg",
+        *(hicolor / f"{size}x{size}" / "apps" / f"{app_id}.png" for size in ICON_SIZES),
     ]
+
+
+def _remove(paths: list[Path]) -> list[Path]:
+    """Remove those of `paths` that are files; returns them."""
+    removed = []
+    for path in paths:
+        if path.is_file():
+            path.unlink()
+            removed.append(path)
+    return removed
 
 
 def desktop_entry_text(command: Sequence[str]) -> str:
@@ -110,6 +125,7 @@ def install(home: Path | None = None, command: Sequence[str] | None = None) -> l
     """Write the desktop entry, icons and metainfo under `home`; returns the files written."""
     home = data_home() if home is None else home
     command = launch_command() if command is None else command
+    _remove(installed_paths(home, FORMER_APP_ID))  # one entry in the menu, not two
     entry, metainfo, scalable, *pngs = installed_paths(home)
     for path in (entry, metainfo, scalable, *pngs):
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,12 +142,7 @@ def install(home: Path | None = None, command: Sequence[str] | None = None) -> l
 def uninstall(home: Path | None = None) -> list[Path]:
     """Remove what install() wrote under `home`; returns the files removed."""
     home = data_home() if home is None else home
-    removed = []
-    for path in installed_paths(home):
-        if path.is_file():
-            path.unlink()
-            removed.append(path)
-    return removed
+    return _remove(installed_paths(home) + installed_paths(home, FORMER_APP_ID))
 
 
 def main(remove: bool) -> int:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,39 +15,36 @@ from somnium_desktop import __version__
 from somnium_desktop.assets import APP_ID, shipped_files
 from tests.server.helpers import free_port
 
+from .scripts import packaging_module
 from .test_smoke import isolated_env
 from .validators import validate_desktop_entry
 
 ROOT = Path(__file__).resolve().parents[2]
-SYSTEM_LIBRARIES = ROOT / "packaging" / "bundle" / "system-libraries.txt"
+LIBRARIES = packaging_module("bundle/libraries.py")
+needed = LIBRARIES.needed
 
 
-def documented_libraries() -> dict[str, str]:
-    """soname -> Debian package, from packaging/bundle/system-libraries.txt."""
-    found = {}
-    for line in SYSTEM_LIBRARIES.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            package, _, sonames = line.partition(":")
-            found.update(dict.fromkeys(sonames.split(), package.strip()))
-    return found
+def _elf_files(bundle: Path) -> list[Path]:
+    return [bundle / "somnium", *LIBRARIES.shared_objects(bundle / "_internal")]
 
 
 def libraries_from_outside(bundle: Path) -> set[str]:
-    """Sonames the bundle's ELF files load from the system, or find nowhere (per ldd)."""
-    internal = bundle / "_internal"
-    env = dict(os.environ, LD_LIBRARY_PATH=str(internal))  # as the bootloader sets it
-    outside = set()
-    for path in [bundle / "somnium", *internal.rglob("*.so*")]:
-        if path.is_symlink() or not path.is_file() or path.read_bytes()[:4] != b"\x7fELF":
-            continue
-        listing = subprocess.run(
-            ["ldd", str(path)], capture_output=True, text=True, env=env, timeout=60
-        ).stdout
-        for soname, target in re.findall(r"^\s*(\S+) => (.+?)(?: \(0x[0-9a-f]+\))?$",
-                                         listing, re.M):
-            if target == "not found" or not Path(target).resolve().is_relative_to(bundle):
-                outside.add(soname)
-    return outside
+    """Sonames a file of the bundle asks for that the bundle does not hold."""
+    inside = {path.name for path in (bundle / "_internal").rglob("*.so*")}
+    return {soname for path in _elf_files(bundle) for soname in needed(path)} - inside
+
+
+def _processes_of(executable: Path) -> list[int]:
+    """The ids of the running processes whose program is `executable`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isascii() and entry.name.isdigit():
+            try:
+                if Path(os.readlink(entry / "exe")) == executable:
+                    found.append(int(entry.name))
+            except OSError:  # gone meanwhile, or not ours to see
+                continue
+    return found
 
 
 def _serve_from(executable: Path, tmp_path: Path, env: dict[str, str]) -> None:
@@ -84,19 +79,12 @@ def _serve_from(executable: Path, tmp_path: Path, env: dict[str, str]) -> None:
 
 
 @pytest.mark.slow
-def test_the_bundle_builds_starts_offscreen_and_carries_its_art(tmp_path: Path) -> None:
-    build = subprocess.run(
-        [sys.executable, str(ROOT / "packaging" / "build_bundle.py"),
-         "--dist", str(tmp_path / "dist"), "--work", str(tmp_path / "work")],
-        capture_output=True, text=True, timeout=600,
-    )
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    bundle = tmp_path / "dist" / "somnium"
+def test_the_bundle_starts_offscreen_and_carries_its_art(bundle: Path, tmp_path: Path) -> None:
     executable = bundle / "somnium"
-    assert build.stdout.strip().endswith(f"run {executable}")
     package = bundle / "_internal" / "somnium_desktop"
     for source, shipped in shipped_files(ROOT):
         assert package.joinpath(*shipped.parts).read_bytes() == source.read_bytes()
+    assert (bundle / "LICENSE").read_bytes() == (ROOT / "LICENSE").read_bytes()
 
     env = isolated_env(tmp_path)
     elsewhere = tmp_path / "elsewhere"  # not the checkout
@@ -126,8 +114,53 @@ def test_the_bundle_builds_starts_offscreen_and_carries_its_art(tmp_path: Path) 
     validate_desktop_entry(entry)
     assert f"\nExec={executable}\n" in entry.read_text(encoding="utf-8")
 
-    undocumented = libraries_from_outside(bundle) - documented_libraries().keys()
+
+@pytest.mark.slow
+def test_the_bundle_holds_what_it_declares(bundle: Path) -> None:
+    # Whatever the build machine has installed: no library the system is declared to provide
+    # (GTK, pango, cairo...) is inside, and every other one a file of the bundle asks for is.
+    system = LIBRARIES.system_libraries()
+    inside = {path.name for path in (bundle / "_internal").rglob("*.so*")}
+    assert not inside & system.keys(), sorted(inside & system.keys())
+    for left_out in ("libgtk-3.so.0", "libpango-1.0.so.0", "libcairo.so.2", "libpixman-1.so.0"):
+        assert left_out not in inside
+    for path in LIBRARIES.shared_objects(bundle / "_internal"):  # tidied, as Debian wants
+        assert not path.stat().st_mode & 0o111, path
+        search = subprocess.run(["patchelf", "--print-rpath", str(path)], capture_output=True,
+                                text=True, check=True, timeout=60).stdout.strip()
+        assert all(part.startswith("$ORIGIN") for part in search.split(":") if part), path
+    undocumented = libraries_from_outside(bundle) - system.keys()
     assert not undocumented, (
-        f"the bundle loads {sorted(undocumented)} from the system: name their Debian packages "
-        f"in {SYSTEM_LIBRARIES.relative_to(ROOT)} and README.md"
+        f"the bundle asks the system for {sorted(undocumented)}: name their Debian packages "
+        f"in {LIBRARIES.SYSTEM_LIBRARIES.relative_to(ROOT)} and README.md"
     )
+
+
+@pytest.mark.slow
+def test_a_signal_to_the_bundle_ends_the_app_and_its_server(bundle: Path, tmp_path: Path) -> None:
+    # One process tree, the app at its top: its built-in server is its child (a second run of
+    # the same executable), and a signal to the app leaves no process of the bundle behind.
+    executable = bundle / "somnium"
+    app = subprocess.Popen([str(executable), "--no-log-file"], env=isolated_env(tmp_path),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(running := _processes_of(executable)) < 2:
+            assert app.poll() is None, f"the app ended by itself ({app.returncode})"
+            assert time.monotonic() < deadline, "the built-in server did not start"
+            time.sleep(0.1)
+        assert app.pid in running
+        children = [pid for pid in running if pid != app.pid]
+        for pid in children:
+            parent = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1]
+            assert int(parent) == app.pid, "a process of the bundle is not the app's child"
+        app.send_signal(signal.SIGTERM)
+        app.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while left := _processes_of(executable):
+            assert time.monotonic() < deadline, f"still running after the signal: {left}"
+            time.sleep(0.2)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait(timeout=30)

@@ -9,15 +9,18 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication
 
 from somnium_desktop.assets import APP_ID, desktop_file, icon_svg
 from somnium_desktop.desktop_entry import (
+    FORMER_APP_ID,
     ICON_SIZES,
     data_home,
     desktop_entry_text,
     exec_value,
     install,
     installed_paths,
+    uninstall,
 )
 
 from .validators import validate_desktop_entry, validate_metainfo
@@ -86,6 +89,22 @@ def test_install_desktop_writes_a_valid_entry_that_starts_this_install(tmp_path:
     assert not [path for path in home.rglob("*") if path.is_file()]
     nothing = _somnium("--uninstall-desktop", home=home)
     assert nothing.stdout.strip() == "Nothing to remove."
+
+
+def test_the_former_app_ids_files_give_way(qapp: QApplication, tmp_path: Path) -> None:
+    # 0.1.0 installed io.github.somnium_desktop.Somnium.*: installing replaces them (one menu
+    # entry, not two) and uninstalling removes them too.
+    home = tmp_path / "share"
+    for path in installed_paths(home, FORMER_APP_ID):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("from 0.1.0", encoding="utf-8")
+    install(home, ["/usr/bin/somnium"])  # renders the icons with the tests' application
+    assert not [path for path in installed_paths(home, FORMER_APP_ID) if path.exists()]
+    assert all(path.is_file() for path in installed_paths(home))
+    for path in installed_paths(home, FORMER_APP_ID)[:2]:
+        path.write_text("from 0.1.0", encoding="utf-8")
+    assert len(uninstall(home)) == len(installed_paths(home)) + 2
+    assert not [path for path in home.rglob("*") if path.is_file()]
 
 
 def test_exec_quotes_paths_the_way_the_specification_says(tmp_path: Path) -> None:

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from somnium_desktop.project import RAW_BASE
+
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -60,7 +62,7 @@ def test_the_set_up_commands_are_there() -> None:
 # -- every command block, run in a clean clone ---------------------------------------------------
 
 PYTHON = Path(sys.executable)
-DESKTOP_FILE = "io.github.somnium_desktop.Somnium.desktop"
+DESKTOP_FILE = "io.github.somnium_desktop.somnium.desktop"
 
 
 @dataclass(frozen=True)
@@ -257,6 +259,20 @@ def run_block(clone: Clone, block: Block) -> str:
         clone.run(block.text)
         assert (clone.dir / "somnium-0.1.0-linux-x86_64.tar.gz").is_file()
         return "as written"
+    if first.startswith(".venv/bin/python packaging/build_deb.py"):
+        # built from the bundle of the block before, installed for real (sudo shimmed: the
+        # tests run as root), checked, and purged again
+        env = clone.env()
+        env.update(PATH=f"{clone.shims}:{env['PATH']}")
+        try:
+            clone.run(block.text, env)
+            version = clone.run("/usr/games/somnium --version", env)
+            assert version.startswith("somnium "), version
+        finally:
+            subprocess.run(["apt-get", "purge", "-y", "-qq", "somnium"], capture_output=True,
+                           timeout=300)
+        assert not Path("/usr/games/somnium").exists()
+        return "as written (sudo shimmed), then purged"
     if first.startswith(".venv/bin/somnium-server "):
         clone.serve_briefly(block)
         return "on a free port until it answers HTTP, then SIGTERM"
@@ -303,3 +319,13 @@ def test_the_blocks_are_found_and_each_has_a_way_to_run() -> None:
     joined = "\n".join(hosting)
     assert joined.index("certbot certonly") < joined.index("nginx -t")  # certificate first
     assert "install -m 600 " in joined  # really mode 600, whatever the umask
+
+
+def test_the_pictures_render_on_a_package_index_too() -> None:
+    # PyPI shows this README as the wheel's description: its pictures need absolute addresses,
+    # the repository's raw files from the one configured base.
+    pictures = re.findall(r"!\[[^\]]+\]\(([^)\s]+)\)", README)
+    assert len(pictures) >= 4
+    for address in pictures:
+        assert address.startswith(RAW_BASE), address
+        assert (ROOT / address.removeprefix(RAW_BASE)).is_file(), address

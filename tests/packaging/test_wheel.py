@@ -49,6 +49,13 @@ def test_a_wheel_installed_in_a_fresh_venv_runs_and_finds_its_art(tmp_path: Path
     (wheel,) = dist.glob(f"somnium_desktop-{__version__}-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
+        info = f"somnium_desktop-{__version__}.dist-info"
+        metadata = archive.read(f"{info}/METADATA").decode()
+        licence = archive.read(f"{info}/licenses/LICENSE")
+    assert licence == (ROOT / "LICENSE").read_bytes()
+    assert "\nLicense-Expression: GPL-3.0-or-later\n" in metadata
+    assert "\nLicense-File: LICENSE\n" in metadata
+    assert "\nProject-URL: Issues, " in metadata and "\nClassifier: Typing :: Typed\n" in metadata
     for _, shipped in shipped_files(ROOT):
         assert f"somnium_desktop/{shipped}" in names
     for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "NOTICE"):
