@@ -1,30 +1,13 @@
 """The strong bot's picture of a game: exact card counts, and what a position is worth.
 
-Tried and not kept: an outcome-trained correction of outlook() for what it leaves out (future
-steals, Death, the mover's tempo). benchmarks/correction.py fitted, per band of cards left, P(win) =
-sigmoid(a * margin / SPREAD + fools * (w1 * exposure(mine) + w2 * exposure(theirs)) / SPREAD + w3 *
-death + bias), exposure = the best steal against a bank (max over suits of its top minus its next
-card there, plus what the card adds to the stealer's top), on turn ends of deals 50,000+ (97,792 of
-classic-8-50 self-play, 6,000 games; 25,872 of the expert's against it, 3,000 games). It predicts
-results better (classic fit, held-out log loss against this module's erf: 0.322 -> 0.309 at 5-8
-cards left, 0.429 -> 0.414 at 9-12, 0.599 -> 0.588 at 23-30, 0.665 -> 0.660 past 30) with the
-expected signs (w1/w2 -1.48/+1.10 at 5-8 left, -0.77/+0.59 at 9-12, -0.24/+0.16 at 17-22,
--0.04/+0.03 past 30; a from 1.74 at 5-8 down to 1.25 past 30, the erf being 1.70), yet it plays
-worse. Same 600 deals (seeds 0-599) against classic-8-50, baseline 59.9% of decisive games: the
-classic fit 58.5% (141 games changed: 68 better, 73 worse; on all 2,000 deals 0-1,999, baseline
-57.3%, 55.1% with 481 changed: 221 better, 260 worse), the fit on the expert's turn ends 56.1% (189:
-83 better, 106 worse), the steal terms alone with a pinned at 1.702 56.4% (166: 74 better, 92
-worse); the plain logistic stand-in for the erf (a = 1.702, no features), the floor of such changes,
-59.0% (47: 21 better, 26 worse). A guess at why: a negative w1 taxes banking a lone high card, as
-the hand-made steal guard did, and what predicts a result from a turn end need not separate two
-choices within a turn. The bot-side code (per-suit exposures updated incrementally in TurnSearch,
-about 1.6-2.2x the search's CPU time) is in commit 418bb1e.
-
-Also tried and not kept: a squared spread 1.7 times wider where I am behind (the expert's results
-against classic-8-50 stray wider when it trails; on its turn ends in 3,000 games from deal 300,000
-the log loss went 0.4339 -> 0.4298 at 13-16 cards left). Over 9,000 fresh deals against
-classic-8-50 it changed 1,276 games, 653 better and 623 worse, and on benchmarks/bots.py's deals it
-won 58.7% against 59.8% (docs/bots.md).
+`Position.of(view, seat)` reads what the player to move may know off a public view: both banks
+per suit, the table, the values still unseen in each suit (as bit masks), the Fools, Death and the
+cards left. `outlook()` turns a finished turn into a chance of winning: each suit adds the expected
+difference between the two final top cards (who still draws into it, and how likely, by the
+cards left: MOVER_SHARE and OTHER_SHARE) and a variance; the expected margin over the spread
+(SPREAD, widened by the Fools and Death still to come) goes through the normal distribution
+(`chance()`). `benchmarks/calibrate.py` fits the shares and SPREAD and `benchmarks/spread.py` the
+variance terms, on self-play; docs/bots.md lists the variants measured and not kept.
 """
 
 from __future__ import annotations
@@ -143,20 +126,13 @@ def curve(knots: tuple[tuple[int, float], ...]) -> tuple[float, ...]:
 
 
 # The value model, fitted on turn-boundary positions of classic self-play games (python -m
-# benchmarks.calibrate --pair classic-8-50:classic-8-50) and then checked in matches. A refit
-# on expert-vs-classic games (the positions these curves actually judge: mover share 0.53-0.60
-# and other share 0.35-0.37 at 8-12 cards left) and scaling SPREAD by 0.8 or 1.25 each changed
-# about 10% of 2,000 paired games against classic-8-50 with no net gain (within +-1.5 points), so
-# the hand-smoothed curves stay. With `left` cards in the deck and a player about to move, each
-# unseen card of a suit ends up in the mover's bank with probability MOVER_SHARE and in the other
-# player's with OTHER_SHARE, as far as the suit's final top goes; the final margin then strays
-# from that estimate with standard deviation SPREAD. Modelling future steals made the bot play
-# worse in matches (it shied away from banking lone high cards), so they are left out.
-# Tuned by match results on the same 2,000 deals (57.3% of decisive games unchanged): MOVER_SHARE
-# +0.05 57.3 -> 56.6% (167 games changed), -0.05 57.9% (217), -0.10 57.3% (375); OTHER_SHARE
-# +0.05 57.4% (221): all within noise, so the curves stay. The refit on the expert's own games,
-# re-run with the position-dependent spread below, changed 2,775 of 22,000 paired games (fresh
-# deals and benchmarks/bots.py's), 25 more for the better than for the worse: still nothing.
+# benchmarks.calibrate --pair classic-8-50:classic-8-50), smoothed by hand and checked in
+# matches. With `left` cards in the deck and a player about to move, each unseen card of a suit
+# ends up in the mover's bank with probability MOVER_SHARE and in the other player's with
+# OTHER_SHARE, as far as the suit's final top goes; the final margin then strays from that
+# estimate with standard deviation SPREAD. Future steals are left out: modelling them made the
+# bot shy away from banking lone high cards and play worse. Refits on the expert's own games and
+# nudges of each curve changed games within the luck of a match (docs/bots.md, appendix).
 MOVER_SHARE = curve(
     (
         (0, 0.85),
@@ -203,9 +179,8 @@ SPREAD = curve(
 # classic self-play (4,000 games, deals from 200,000 on), scaled so that their mean at each
 # number of cards left is still SPREAD squared; smoothed by hand. Past 30 cards or so the Fools
 # and Death are nearly always all still to come, so there the split between their terms and
-# REST_VARIANCE is not really fitted. The fitted spread predicts results better from 3 to 23
-# cards left. Paired with SPREAD alone against classic-8-50 it changed 668 of 6,000 fresh deals:
-# 359 better, 309 worse (deals 100,000-101,999: 59.7% -> 60.0%; 102,000-105,999: 57.1% -> 58.1%).
+# REST_VARIANCE is not really fitted. The fitted spread predicts results better than SPREAD alone
+# from 3 to 23 cards left, and won slightly more games with it (docs/bots.md).
 CARD_WEIGHT = curve(
     (
         (1, 0.1),
