@@ -28,6 +28,12 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
         action="store_true",
         help="print start-up figures once the lobby lists its server's games, then quit",
     )
+    parser.add_argument(
+        "--benchmark-memory",
+        action="store_true",
+        help="start as usual; mark when the lobby lists its server's games and after a whole "
+        "game against the computer (for a reader of this process's memory), then quit",
+    )
     parser.add_argument("--no-log-file", action="store_true", help="do not write a log file")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
@@ -132,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         StartupProbe(window, _STARTED, lobby=args.benchmark_lobby).install()
     else:  # online play (the lobby, the built-in server) starts once the table is on screen
         after_first_paint(viewport, window.start_online)
+        if args.benchmark_memory:
+            from .ui.memory_probe import MemoryProbe
+
+            after_first_paint(viewport, MemoryProbe(window).install)
     window.show()
     if args.smoke_test:  # it watches for the first paint, which comes from the event loop
         from .ui.smoke import SmokeTest
