@@ -55,11 +55,11 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return parser.parse_known_args(argv)
 
 
-def _begin_online(before_qt: bool) -> OnlineOptions | None:
+def _begin_online() -> OnlineOptions | None:
     """Online play's options with the built-in server begun, if that is the server wanted."""
-    from . import early
+    from .early import begin_built_in_server
 
-    local = early.begin_built_in_server() if before_qt else early.begin_after_qt()
+    local = begin_built_in_server()
     if local is None:
         return None
     from .ui.online_options import OnlineOptions
@@ -75,16 +75,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return desktop_main(remove=args.uninstall_desktop)
     early = not args.benchmark_startup and not args.smoke_test
-    # First of all: the built-in server boots on the other core while Qt loads.
-    online = _begin_online(before_qt=True) if early else None
-    from .early import APPLICATION, ORGANIZATION
-    from .qt_code_cache import import_qt, user_cache_dir
-
-    import_qt(user_cache_dir(ORGANIZATION, APPLICATION))  # PySide6, without recompiling its support
-    if early and online is None:  # where the settings could not be read without Qt
-        online = _begin_online(before_qt=False)
+    # First of all (QtCore only, to read the settings): the built-in server boots on the other
+    # core while the rest of Qt loads and the window is built.
+    online = _begin_online() if early else None
     from PySide6.QtWidgets import QApplication
 
+    from .early import APPLICATION, ORGANIZATION
     from .ui.style import STYLE
 
     # Fusion everywhere (a -style among the arguments still wins: it comes later).
