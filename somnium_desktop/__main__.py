@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     from .ui.errors import ExceptionHandler, log, setup_logging
     from .ui.first_paint import after_first_paint
     from .ui.main_window import MainWindow
+    from .ui.source_lines import forget_source_lines
     from .ui.style import apply_style
 
     handler = ExceptionHandler()
@@ -125,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         """Right after the first paint: the column; the icon once online play has begun (it
         is queued after the paint's other work, which starts the lobby's connection)."""
         window.complete_column()
+        forget_source_lines()  # of the column's and online play's modules
         QTimer.singleShot(0, set_icon)
 
     after_first_paint(viewport, after_paint)
@@ -138,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
             from .ui.memory_probe import MemoryProbe
 
             after_first_paint(viewport, MemoryProbe(window).install)
+    forget_source_lines()  # of the window's modules, before the column's are read
     window.show()
     if args.smoke_test:  # it watches for the first paint, which comes from the event loop
         from .ui.smoke import SmokeTest
