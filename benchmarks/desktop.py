@@ -13,8 +13,9 @@ is started the same way, in turns with the app, and the app's first window is re
 multiple of it. The frame interval is the time between the table's paints while all
 54 cards fly (QPropertyAnimation). Children run with fresh settings and with bytecode caching on,
 as an installed app would (this sandbox sets PYTHONDONTWRITEBYTECODE; a first warm-up run fills the
-caches). The interactive lobby is the moment the lobby lists the games of the built-in server
-(`--benchmark-lobby`; online play starts after the first paint, as in the app): once with the
+caches). The interactive lobby is the moment the lobby panel is painted with the games of the
+built-in server listed (`--benchmark-lobby`; online play starts after the first paint, as in the
+app): once with the
 server already running (a second window, or the app started again soon after closing), once
 with the app starting it (as the app does, first thing in its main: its boot shares the machine
 with the window's, so the first paint of those runs is shown too).
@@ -391,7 +392,8 @@ def report_startup(figures: dict[str, float], mark: Callable[[float, str], str])
           f"max {figures['bare_max_ms']:.0f}); the app/bare = {figures['start_ratio']:.2f}x "
           f"[target <= 1.25x: {mark(figures['start_ratio'], 'start_ratio')}]")
     print(f"the very first start (no settings, no caches): {figures['first_start_ms']:.0f} ms")
-    print(f"interactive lobby (games of the built-in server listed), with the app starting "
+    print(f"interactive lobby (painted with the built-in server's games listed), with the app "
+          f"starting "
           f"the server: median {figures['lobby_cold_ms']:.0f} ms "
           f"(max {figures['lobby_cold_max_ms']:.0f}; the window first painted at "
           f"{figures['lobby_cold_paint_ms']:.0f} ms in those runs) "
