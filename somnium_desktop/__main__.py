@@ -60,6 +60,12 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
         action="store_true",
         help="print start-up figures once the lobby lists its server's games, then quit",
     )
+    parser.add_argument(
+        "--benchmark-memory",
+        action="store_true",
+        help="start as usual; mark when the lobby lists its server's games and after a whole "
+        "game against the computer (for a reader of this process's memory), then quit",
+    )
     parser.add_argument("--no-log-file", action="store_true", help="do not write a log file")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
@@ -82,11 +88,11 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return args, qt_arguments(parser, rest)
 
 
-def _begin_online(before_qt: bool) -> OnlineOptions | None:
+def _begin_online() -> OnlineOptions | None:
     """Online play's options with the built-in server begun, if that is the server wanted."""
-    from . import early
+    from .early import begin_built_in_server
 
-    local = early.begin_built_in_server() if before_qt else early.begin_after_qt()
+    local = begin_built_in_server()
     if local is None:
         return None
     from .ui.online_options import OnlineOptions
@@ -102,16 +108,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return desktop_main(remove=args.uninstall_desktop)
     early = not args.benchmark_startup and not args.smoke_test
-    # First of all: the built-in server boots on the other core while Qt loads.
-    online = _begin_online(before_qt=True) if early else None
-    from .early import APPLICATION, ORGANIZATION
-    from .qt_code_cache import import_qt, user_cache_dir
-
-    import_qt(user_cache_dir(ORGANIZATION, APPLICATION))  # PySide6, without recompiling its support
-    if early and online is None:  # where the settings could not be read without Qt
-        online = _begin_online(before_qt=False)
+    # First of all (QtCore only, to read the settings): the built-in server boots on the other
+    # core while the rest of Qt loads and the window is built.
+    online = _begin_online() if early else None
     from PySide6.QtWidgets import QApplication
 
+    from .early import APPLICATION, ORGANIZATION
     from .ui.style import STYLE
 
     # Fusion everywhere (a -style among the arguments still wins: it comes later).
@@ -132,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     from .ui.errors import ExceptionHandler, log, setup_logging
     from .ui.first_paint import after_first_paint
     from .ui.main_window import MainWindow
+    from .ui.source_lines import forget_source_lines
     from .ui.style import apply_style
 
     handler = ExceptionHandler()
@@ -156,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         """Right after the first paint: the column; the icon once online play has begun (it
         is queued after the paint's other work, which starts the lobby's connection)."""
         window.complete_column()
+        forget_source_lines()  # of the column's and online play's modules
         QTimer.singleShot(0, set_icon)
 
     after_first_paint(viewport, after_paint)
@@ -165,6 +169,11 @@ def main(argv: list[str] | None = None) -> int:
         StartupProbe(window, _STARTED, lobby=args.benchmark_lobby).install()
     else:  # online play (the lobby, the built-in server) starts once the table is on screen
         after_first_paint(viewport, window.start_online)
+        if args.benchmark_memory:
+            from .ui.memory_probe import MemoryProbe
+
+            after_first_paint(viewport, MemoryProbe(window).install)
+    forget_source_lines()  # of the window's modules, before the column's are read
     window.show()
     if args.smoke_test:  # it watches for the first paint, which comes from the event loop
         from .ui.smoke import SmokeTest

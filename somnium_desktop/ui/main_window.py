@@ -265,7 +265,9 @@ class MainWindow(QMainWindow):
         if chosen is None:
             return None
         from ..client.offline import OfflineGame
+        from .source_lines import forget_source_lines
 
+        forget_source_lines()  # of offline play's modules (the first game imports them)
         self.settings.level = chosen.key
         game = OfflineGame(chosen.make, level_label=chosen.label, seed=seed, pace_ms=self._pace())
         self._replace_source(game)

@@ -54,6 +54,13 @@ class SystemTokenStores:
         self._this_session: dict[str, TokenStore] = {}
 
     def existing(self, key: str) -> TokenStore | None:
+        from ..client.signin_changes import last_change
+
+        kept_somewhere = last_change() or self.settings.plaintext_tokens
+        if not kept_somewhere and key not in self._this_session:
+            # No sign-in was ever kept on this computer (keeping one leaves the marker): none
+            # to look up, and the keyring (with its backends, some 10 MB) stays unloaded.
+            return None
         from ..client.credentials import NeedsChoice, Persistence, store_for
 
         try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from .main_window import MainWindow
 
@@ -30,7 +30,8 @@ class StartupProbe(QObject):
     the right-hand column took after it (the first frame is the table alone).
 
     With `lobby`, it waits on after the paint until the lobby has listed its server's games
-    (online play starting after the first paint, as in the app) and reports that moment too.
+    (online play starting after the first paint, as in the app) and the lobby panel has then
+    been painted (what the player sees), and reports that moment too.
     """
 
     def __init__(self, window: MainWindow, started: float, lobby: bool = False) -> None:
@@ -42,14 +43,21 @@ class StartupProbe(QObject):
         self.painted_at = 0.0
         self.column_at = 0.0
         self.cpu = 0.0
+        self.listed_at = 0.0
 
     def install(self) -> None:
         self.window.table.view.viewport().installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if not self.done and event.type() == QEvent.Type.Paint:
+        if event.type() != QEvent.Type.Paint:
+            return False
+        if not self.done:
             self.done = True
             QTimer.singleShot(0, self.painted)  # once this paint has been done and flushed
+        elif self.listed_at and self.lobby and isinstance(watched, QWidget):
+            panel = self.window.lobby_panel
+            if watched is panel or panel.isAncestorOf(watched):
+                QTimer.singleShot(0, self.lobby_shown)  # the listed lobby, painted
         return False
 
     def painted(self) -> None:
@@ -64,9 +72,20 @@ class StartupProbe(QObject):
         online.lobby_loaded.connect(self.lobby_listed)
 
     def lobby_listed(self) -> None:
+        if self.lobby and not self.listed_at:
+            self.listed_at = time.monotonic()
+            app = QApplication.instance()
+            assert app is not None
+            app.installEventFilter(self)  # the panel's next paint shows the list
+            QTimer.singleShot(1000, self.lobby_shown)  # (should no paint come, say so anyway)
+
+    def lobby_shown(self) -> None:
         if self.lobby:
             self.lobby = False  # once
-            self.report(f'"lobby_at": {time.monotonic()!r}, ')
+            app = QApplication.instance()
+            assert app is not None
+            app.removeEventFilter(self)
+            self.report(f'"lobby_at": {time.monotonic()!r}, "listed_at": {self.listed_at!r}, ')
 
     def report(self, extra: str) -> None:
         now = self.painted_at

@@ -18,19 +18,9 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-from somnium_desktop.game import Action, Draw, EndTurn, Steal, View
 from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.memory_probe import choose
 from somnium_desktop.ui.settings import Settings
-
-
-def choose(view: View, seat: int) -> Action:
-    """A simple player: steal the richest suit, bank two cards or near the end, else draw."""
-    if view.steal_pending:
-        bank = view.banks[1 - seat]
-        return Steal(max(view.stealable, key=lambda s: max(c.value for c in bank if c.suit == s)))
-    if EndTurn() in view.legal and (len(view.table) >= 2 or view.deck_count <= 3):
-        return EndTurn()
-    return Draw()
 
 
 def main(games: int, speed: float, seconds: float) -> int:

@@ -1,4 +1,5 @@
-"""The early start of the built-in server: it reads the settings file QSettings writes, rightly."""
+"""The early start of the built-in server: it reads the app's own settings (QSettings, with
+QtCore alone) and begins the server before Qt's widgets are loaded, unless another is set."""
 
 from __future__ import annotations
 
@@ -7,44 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from PySide6.QtCore import QSettings
-
-from somnium_desktop.early import APPLICATION, ORGANIZATION, server_is_set, settings_file
-from somnium_desktop.ui.settings import Settings
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the INI file is Linux's")
-def test_the_settings_file_is_where_qsettings_keeps_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    qt_says = subprocess.run(
-        [sys.executable, "-c", "from PySide6.QtCore import QSettings; "
-         f"print(QSettings({ORGANIZATION!r}, {APPLICATION!r}).fileName())"],
-        env=os.environ, capture_output=True, text=True, check=True,
-    ).stdout.strip()
-    assert settings_file() == Path(qt_says)
-
-
-def test_a_server_set_in_settings_is_seen_without_qt(tmp_path: Path) -> None:
-    path = tmp_path / "Somnium Desktop.conf"
-    assert not server_is_set(path)  # no settings yet: the built-in server
-    store = QSettings(str(path), QSettings.Format.IniFormat)
-    settings = Settings(store)
-    settings.reduced_motion = True
-    settings.sync()
-    assert not server_is_set(path)
-    for typed in ("lobby.example.org", "127.0.0.1:8000"):
-        settings.server_url = typed
-        settings.sync()
-        assert server_is_set(path), typed
-    store.setValue("online/server", "https://a.example/x, y")  # (INI quoting; the app would
-    settings.sync()                                            # refuse it: a space)
-    assert server_is_set(path)
-    settings.server_url = ""
-    settings.sync()
-    assert not server_is_set(path)
+from somnium_desktop.early import APPLICATION
 
 
 def _in_child(code: str, home: Path) -> str:
@@ -56,30 +20,31 @@ def _in_child(code: str, home: Path) -> str:
 
 
 SET_SERVER = ("from somnium_desktop.ui.settings import Settings; s = Settings(); "
-              "s.server_url = {typed!r}; s.sync(); ")
+              "s.server_url = {typed!r}; s.reduced_motion = True; s.sync(); ")
+CHECK = "from somnium_desktop import early; print(early.server_is_set())"
 
 
-def test_after_qt_the_setting_reads_as_it_does_without_qt(tmp_path: Path) -> None:
-    check = "from somnium_desktop import early; print(early.server_set_in_qt())"
-    assert _in_child(check, tmp_path) == "False"  # no settings yet
-    for typed in ("lobby.example.org", ""):
+def test_a_server_set_in_the_settings_is_seen_before_the_app_starts(tmp_path: Path) -> None:
+    assert _in_child(CHECK, tmp_path) == "False"  # no settings yet: the built-in server
+    for typed in ("lobby.example.org", "127.0.0.1:8000", "https://a.example/x, y", ""):
         _in_child(SET_SERVER.format(typed=typed), tmp_path)
-        assert _in_child(check, tmp_path) == str(bool(typed))
-        if sys.platform.startswith("linux"):
-            path = tmp_path / "config" / ORGANIZATION / f"{APPLICATION}.conf"
-            assert server_is_set(path) == bool(typed)
+        assert _in_child(CHECK, tmp_path) == str(bool(typed)), typed
 
 
-def test_where_only_qt_can_read_the_settings_the_server_begins_after_qt(tmp_path: Path) -> None:
-    # As on Windows or macOS: no settings file to read before Qt (platformdirs imported
-    # first, so that the server's data still goes under this test's XDG_DATA_HOME).
-    begin = ("import sys, platformdirs; sys.platform = 'darwin'; "
-             "from somnium_desktop import early; "
-             "assert early.begin_built_in_server() is None; server = early.begin_after_qt(); "
-             "print(server is not None and server.ensure().startswith('http://127.0.0.1:')); "
-             "server and server.stop()")
+BEGIN = """
+import sys
+from somnium_desktop import early
+server = early.begin_built_in_server()
+loaded = [name for name in ("PySide6.QtGui", "PySide6.QtWidgets") if name in sys.modules]
+print(loaded, server is not None and server.ensure().startswith("http://127.0.0.1:"))
+if server is not None:
+    server.stop()
+"""
+
+
+def test_the_built_in_server_begins_before_the_widgets_load(tmp_path: Path) -> None:
+    assert _in_child(BEGIN, tmp_path) == "[] True"
     data = tmp_path / "data" / APPLICATION / "local-server"
-    assert _in_child(begin, tmp_path) == "True"
     assert (data / "somnium.sqlite3").is_file()  # the built-in server's, in the user's data
     _in_child(SET_SERVER.format(typed="lobby.example.org"), tmp_path)
-    assert _in_child(begin, tmp_path) == "False"  # another server is set: none begun
+    assert _in_child(BEGIN, tmp_path) == "[] False"  # another server is set: none begun
