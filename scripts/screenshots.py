@@ -9,7 +9,9 @@ computer, one finished and one waiting for a player; someone watches the game in
 window signs in too and opens a table of its own. Then it plays offline games against the
 computer with fixed seeds, stops at moments worth showing (a table mid-game, a steal after a
 Fool, the end of a game), watches the game in play, and saves what the X server shows of the
-window (1280x800) each time: the lobby on the right lists the server's games throughout.
+window (1280x800) each time: the lobby on the right lists the server's games throughout. The
+table mid-game is also taken at 1024x640, at the window's minimum size and at 1920x1080
+(docs/screenshots/sizes/), to look at how the table and the column give way or grow.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
 SIZE = (1280, 800)
+OTHER_SIZES = {"1024x640": (1024, 640), "1920x1080": (1920, 1080)}
 
 
 class Lobby:
@@ -214,6 +217,15 @@ def shoot(offscreen: bool) -> None:
 
     if play_until(mid_game, range(1, 200)):
         save("table.png")
+        (OUT / "sizes").mkdir(exist_ok=True)
+        minimum = window.minimumSize()
+        for label, (width, height) in [*OTHER_SIZES.items(),
+                                       ("minimum", (minimum.width(), minimum.height()))]:
+            window.resize(width, height)
+            settle(300)
+            save(f"sizes/table-{label}.png")
+        window.resize(*SIZE)
+        settle(300)
 
     def stealing(view: View) -> bool:
         return view.steal_pending and len(view.stealable) >= 4 and len(view.table) >= 1
