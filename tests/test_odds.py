@@ -50,7 +50,7 @@ def test_a_table_of_suits_with_none_unseen_cannot_bust() -> None:
     deck = [c(S.SUNS, 4), FOOL, c(S.CUPS, 7)]
     table = [c(S.ANGELS, 3)]  # every other Angels card is in the discard pile
     found = odds(view_of(position(deck, table=table)))
-    assert (found.bust, found.death, found.fool) == (0, 0, Fraction(1, 3))
+    assert (found.bust, found.death, found.fool) == (Fraction(0), Fraction(0), Fraction(1, 3))
 
 
 def test_each_unseen_card_of_a_table_suit_busts() -> None:
