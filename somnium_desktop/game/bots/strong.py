@@ -35,6 +35,8 @@ few games, evenly for better and worse, at a higher p99 decision time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..actions import Action, Draw, EndTurn, Steal
 from ..cards import Suit
 from ..view import View
@@ -342,40 +344,85 @@ class StrongBot:
         self.solver = self.fresh_solver()
 
     def choose(self, view: View, seat: int) -> Action:
+        return self.weigh(view, seat, every=False).choice
+
+    def weigh(self, view: View, seat: int, every: bool = True) -> Weighing:
+        """My choice for `seat` (to move) and the chance of winning of each option open to it.
+
+        The values are those the choice was made on: exact when the endgame was solved, else
+        the turn search's. Where the choice needs no search (the first draw of a turn, a full
+        table, a sure win by banking) the options are valued only if `every` asks for it; a
+        sure win by banking is worth 1.
+        """
         pos = Position.of(view, seat)
         if pos.left <= self.endgame:
-            exact = self.solve(pos, view.steal_pending)
-            if exact is not None:
-                return exact
+            found = self.solve(pos, view.steal_pending)
+            if found is not None:
+                return weighing(found, bits_of(pos.table), view.steal_pending, exact=True)
+        search = TurnSearch(pos, self.depth)
         if view.steal_pending:
-            options = TurnSearch(pos, self.depth).steal_options()
-            return Steal(Suit(best_steal(options, bits_of(pos.table))))
+            return weighing(search.steal_options(), bits_of(pos.table), True, exact=False)
         if not pos.table:
-            return Draw()
-        if len(pos.table) >= SUITS or sure_win_banking(pos):
-            return EndTurn()
-        stay, go = TurnSearch(pos, self.depth).bank_or_draw()
-        return Draw() if go > stay else EndTurn()
+            values = {DRAW: search.bank_or_draw()[1]} if every else {}
+            return Weighing(Draw(), options(values), exact=False)
+        if len(pos.table) >= SUITS:
+            values = {BANK: search.bank_or_draw()[0]} if every else {}
+            return Weighing(EndTurn(), options(values), exact=False)
+        if sure_win_banking(pos):
+            values = {BANK: 1.0, DRAW: search.bank_or_draw()[1]} if every else {}
+            return Weighing(EndTurn(), options(values), exact=False)
+        stay, go = search.bank_or_draw()
+        return weighing({BANK: stay, DRAW: go}, 0, False, exact=False)
 
     def fresh_solver(self) -> Endgame:
         """The endgame solver: against an opponent at its best, or against classic-8-50's rules."""
         return Endgame() if self.best_play else AgainstHard()
 
-    def solve(self, pos: Position, steal_pending: bool) -> Action | None:
-        """The exact best action, if the endgame can be solved within the budget."""
+    def solve(self, pos: Position, steal_pending: bool) -> dict[int, float] | None:
+        """The exact value of each option (BANK, DRAW or a suit to steal), if the endgame can
+        be solved within the budget."""
         if self.solver.nodes > MEMO_LIMIT:
             self.solver = self.fresh_solver()
         table = dict(pos.table)
         suits = [(pos.mine[s], pos.theirs[s], pos.masks[s], table.get(s, 0)) for s in range(SUITS)]
         try:
-            found = self.solver.options(
+            return self.solver.options(
                 suits, pos.fools, pos.death, pos.left, steal_pending, self.budget
             )
         except OutOfBudget:
             return None
-        if steal_pending:
-            return Steal(Suit(best_steal(found, bits_of(pos.table))))
-        return Draw() if found.get(DRAW, -1.0) > found.get(BANK, -1.0) else EndTurn()
+
+
+@dataclass(frozen=True, slots=True)
+class Weighing:
+    """What the expert makes of a decision: its choice and each option's chance of winning
+    (a draw counting half) for the player to move. `exact`: solved to the end of the game."""
+
+    choice: Action
+    values: dict[Action, float]
+    exact: bool
+
+
+def options(values: dict[int, float]) -> dict[Action, float]:
+    """Option values keyed by action instead of BANK, DRAW or a suit number."""
+    return {action_of(key): v for key, v in values.items()}
+
+
+def action_of(key: int) -> Action:
+    """The action an option key stands for."""
+    if key == BANK:
+        return EndTurn()
+    return Draw() if key == DRAW else Steal(Suit(key))
+
+
+def weighing(values: dict[int, float], on_table: int, steal: bool, exact: bool) -> Weighing:
+    """The choice from option values: the best steal (best_steal), else draw only if it is
+    worth more than banking."""
+    if steal:
+        choice: Action = Steal(Suit(best_steal(values, on_table)))
+    else:
+        choice = Draw() if values.get(DRAW, -1.0) > values.get(BANK, -1.0) else EndTurn()
+    return Weighing(choice, options(values), exact)
 
 
 def sure_win_banking(pos: Position) -> bool:
