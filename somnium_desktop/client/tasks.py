@@ -6,6 +6,12 @@ the oldest one, so a window can show what it is waiting for. Failures that are L
 (the server unreachable, a refusal, signed out) go to `on_failure`; anything else is a bug
 and is raised on the UI thread, where the app's exception dialog shows it.
 
+An operation may carry an `owner`: a Stamp of the Generation it was started in (a server
+connected to, a sign-in). When that generation has moved on by the time the answer comes (the
+server was left, the player signed out), the answer is dropped here, in one place: neither
+`on_success` nor `on_failure` is called. `on_done` is called first however it ended (what
+marks "one at a time" is cleared there).
+
 Workers are daemon threads, one per operation (they are few, and wait on the network): a
 request stuck until its timeout never keeps the app from quitting.
 """
@@ -28,12 +34,49 @@ T = TypeVar("T")
 log = logging.getLogger("somnium_desktop.operations")
 
 
+class Generation:
+    """A count that moves on when what operations were started for is gone (a server left,
+    a sign-in ended). A generation may be nested in another (a sign-in on a server): moving
+    the outer one on makes the inner one's stamps stale too."""
+
+    def __init__(self, within: Generation | None = None) -> None:
+        self.within = within
+        self._count = 0
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def move_on(self) -> None:
+        self._count += 1
+
+    def stamp(self) -> Stamp:
+        """What an operation started now carries: it is current until this moves on."""
+        return Stamp(self, self._count, self.within.stamp() if self.within else None)
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """The generation an operation was started in."""
+
+    generation: Generation
+    count: int
+    within: Stamp | None = None
+
+    @property
+    def current(self) -> bool:
+        return self.generation.count == self.count and (
+            self.within is None or self.within.current)
+
+
 @dataclass
 class _Job:
     label: str
     on_success: Callable[[Any], None] | None
     on_failure: Callable[[LobbyError], None] | None
     quiet: bool = False  # a check in the background: the window shows no progress for it
+    owner: Stamp | None = None  # its answer is dropped once this is no longer current
+    on_done: Callable[[], None] | None = None  # called however it ended, dropped included
 
 
 class Operations(QObject):
@@ -69,12 +112,14 @@ class Operations(QObject):
         label: str = "",
         *,
         quiet: bool = False,
+        owner: Stamp | None = None,
+        on_done: Callable[[], None] | None = None,
     ) -> None:
         if self._closed:
             return
         job_id = next(self._ids)
         was_busy = self.busy
-        self._jobs[job_id] = _Job(label, on_success, on_failure, quiet)
+        self._jobs[job_id] = _Job(label, on_success, on_failure, quiet, owner, on_done)
         thread = threading.Thread(target=self._work, args=(job_id, work),
                                   name=f"operation-{job_id}", daemon=True)
         with self._threads_lock:
@@ -105,6 +150,11 @@ class Operations(QObject):
             if not self.busy:
                 self.busy_changed.emit(False)
             self.progress.emit(self.label)
+        if job.on_done is not None:
+            job.on_done()
+        if job.owner is not None and not job.owner.current:
+            log.info("%s answered too late: dropped", job.label or "an operation")
+            return
         if succeeded:
             if job.on_success is not None:
                 job.on_success(result)

@@ -21,7 +21,7 @@ from ..client.online import OnlineGame
 from ..client.server_address import address_problem
 from ..client.signin_changes import last_change
 from ..client.sse import READ_TIMEOUT, EventStream, ServerEvent
-from ..client.tasks import Operations, emit_from_thread
+from ..client.tasks import Generation, Operations, Stamp, emit_from_thread
 from .lobby_panel import LobbyPanel
 from .online_options import OnlineOptions, TokenStores, begin_built_in
 from .settings import Settings
@@ -111,14 +111,14 @@ class OnlinePlay(QObject):
         self.signin_dialog: SigninDialog | None = None
         self._stream: EventStream | None = None
         self._token: object | None = None
-        self._generation = 0
+        self._server = Generation()  # moves on with every server connected to
+        self._signin = Generation(within=self._server)  # and with every sign-in or sign-out
         self._reviving = False
         self._closed = False
         self._after_lobby: list[Callable[[], None]] = []
         self._checking = False
         self._check_again = False
-        self._restoring: int | None = None  # the server (generation) a restore is on its way for
-        self._sign_ins = 0  # counts sign-ins and sign-outs: a restore from before is stale
+        self._restoring: Stamp | None = None  # the server a restore is on its way for
         self._after_lobby_done = False
         self._online = False  # the lobby stream is up and has listed the games: play is on
         self._creating = False  # a game is being created: another Create waits for it
@@ -165,8 +165,7 @@ class OnlinePlay(QObject):
         if leaving_built_in and url and self.local is not None:
             self.local.close()  # unused now: it leaves once no other window uses it either
         self.server_setting = url
-        self._generation += 1
-        generation = self._generation
+        self._server.move_on()  # what was on its way for the server before is dropped
         problem = address_problem(url) if url else ""
         if problem:  # (stored by hand, say): nothing is sent there, sign-ins least of all
             self.panel.set_server(url)
@@ -180,12 +179,9 @@ class OnlinePlay(QObject):
         local = self.local_server()
         self.panel.set_server(f"{BUILT_IN} (starting…)")
 
-        def started(base: str) -> None:
-            if generation == self._generation:
-                self._use_server(base, local.key)
-
-        self.ops.run(local.ensure, started, self._server_failed,
-                     label="Starting the built-in server…")
+        self.ops.run(local.ensure, lambda base: self._use_server(base, local.key),
+                     self._server_failed, label="Starting the built-in server…",
+                     owner=self._server.stamp())
 
     def local_server(self) -> LocalServer:
         if self.local is None:
@@ -210,12 +206,9 @@ class OnlinePlay(QObject):
         self._may_go_back = True
         self._after_lobby = [lambda: self._load_levels(client),
                              lambda: self._restore_sign_in(client, key)]
-        generation = self._generation
-        QTimer.singleShot(AFTER_LOBBY_AT_LATEST_MS, self, lambda: self._lobby_late(generation))
-
-    def _lobby_late(self, generation: int) -> None:
-        if generation == self._generation:
-            self._lobby_listed()
+        here = self._server.stamp()
+        QTimer.singleShot(AFTER_LOBBY_AT_LATEST_MS, self,
+                          lambda: self._lobby_listed() if here.current else None)
 
     def _lobby_listed(self) -> None:
         self._after_lobby_done = True
@@ -227,8 +220,6 @@ class OnlinePlay(QObject):
         self._levels_missed = False
 
         def failed(error: LobbyError) -> None:
-            if client is not self.client:
-                return  # (a lookup on a server since left)
             if isinstance(error, ServerUnreachable):
                 self._levels_missed = True  # (looked up again once the lobby is listed)
                 if not self._online:
@@ -239,24 +230,24 @@ class OnlinePlay(QObject):
             self._show_error(error)
 
         self.ops.run(client.levels, self.panel.set_levels, failed,
-                     label="Loading the computer levels…")
+                     label="Loading the computer levels…", owner=self._server.stamp())
 
     def _lookup_again(self, lookup: Callable[[], None]) -> None:
-        client = self.client
+        here = self._server.stamp()
         QTimer.singleShot(LOOKUP_AGAIN_MS, self,
-                          lambda: lookup() if client is self.client and not self._closed else None)
+                          lambda: lookup() if here.current and not self._closed else None)
 
     def _restore_sign_in(
         self, client: LobbyClient, key: str, then: Callable[[], None] | None = None,
         again: bool = False,
     ) -> None:
         """A sign-in kept from before (in the keyring, say), and who it is."""
-        if self._restoring == self._generation:  # (what was asked waits for the one going)
-            if then is not None:
+        if self._restoring is not None and self._restoring.current:  # (what was asked waits
+            if then is not None:                                        # for the one going)
                 self._then_restored.append(then)
             return
-        self._restoring = self._generation
-        stores, generation, sign_ins = self.stores, self._generation, self._sign_ins
+        self._restoring = here = self._server.stamp()
+        stores, signin = self.stores, self._signin.stamp()
         base, http = client.base_url, client.http
 
         def restore() -> tuple[AuthSession | None, Account | None]:
@@ -272,17 +263,19 @@ class OnlinePlay(QObject):
             except SignedOut:
                 return None, None
 
-        def restored(found: tuple[AuthSession | None, Account | None]) -> None:
-            if self._restoring == generation:
+        def done() -> None:
+            if self._restoring is here:
                 self._restoring = None
-            if client is not self.client or generation != self._generation:
-                return  # (a server since left: what was asked there went with it)
+
+        def restored(found: tuple[AuthSession | None, Account | None]) -> None:
             waiting = [then] if then is not None else []
             waiting += self._then_restored
             self._then_restored = []
             back, self._may_go_back = self._may_go_back, False
-            if sign_ins == self._sign_ins and client.auth is None and not self.account:
+            if signin.current and client.auth is None and not self.account:
                 client.auth, account = found
+                if client.auth is not None:
+                    self._signin.move_on()
                 self._set_account(account)
                 if account is not None and waiting:
                     self.panel.show_message(f"Signed in as {account.display_name} "
@@ -296,10 +289,6 @@ class OnlinePlay(QObject):
                 self.panel.show_message("Not signed in: sign in, then try again.", error=True)
 
         def failed(error: LobbyError) -> None:
-            if self._restoring == generation:
-                self._restoring = None
-            if client is not self.client or generation != self._generation:
-                return  # (a sign-in on a server since left)
             if isinstance(error, ServerUnreachable):  # (what was asked waits for the retry)
                 self._restore_missed = True  # (tried again once the lobby is listed)
                 if not self._online:  # (the lobby's line says the server cannot be reached)
@@ -314,7 +303,7 @@ class OnlinePlay(QObject):
             self._show_error(error)
 
         self._restore_missed = False
-        self.ops.run(restore, restored, failed, label="Signing in…")
+        self.ops.run(restore, restored, failed, label="Signing in…", owner=here, on_done=done)
 
     def _disconnect(self) -> None:
         if self._stream is not None:
@@ -340,21 +329,20 @@ class OnlinePlay(QObject):
         if self._reviving or not self.built_in or self.local is None:
             return
         self._reviving = True
-        local, generation = self.local, self._generation
 
         def found(base: str) -> None:
-            self._reviving = False
             client = self.client
-            if generation == self._generation and client is not None:
+            if client is not None:
                 client.base_url = base
                 if client.auth is not None:
                     client.auth.server_url = base
 
-        def failed(error: LobbyError) -> None:
+        def done() -> None:
             self._reviving = False
-            self._show_error(error)
 
-        self.ops.run(local.ensure, found, failed, label="Starting the built-in server…")
+        self.ops.run(self.local.ensure, found, self._show_error,
+                     label="Starting the built-in server…", owner=self._server.stamp(),
+                     on_done=done)
 
     # ----- the live lobby -----
     def _open_lobby_stream(self, last_event_id: str | None = None) -> None:
@@ -582,7 +570,7 @@ class OnlinePlay(QObject):
     ) -> None:
         if client is not self.client:
             return
-        self._sign_ins += 1
+        self._signin.move_on()  # (what was on its way for an earlier sign-in is dropped)
         from ..client.auth_session import AuthSession
 
         auth = client.auth if client.auth is not None else AuthSession(
@@ -592,20 +580,21 @@ class OnlinePlay(QObject):
         client.auth = auth
 
         def known(account: Account) -> None:
-            if client is self.client:
-                self._set_account(account)
-                self.panel.show_message(f"Signed in as {account.display_name}.")
-                if then is not None:
-                    then()
+            self._set_account(account)
+            self.panel.show_message(f"Signed in as {account.display_name}.")
+            if then is not None:
+                then()
 
-        self.ops.run(lambda: _who(client, auth), known, self._show_error, label="Signing in…")
+        # Dropped if this sign-in ends before /me answers (signed out here or in another window).
+        self.ops.run(lambda: _who(client, auth), known, self._show_error, label="Signing in…",
+                     owner=self._signin.stamp())
 
     def sign_out(self) -> None:
         client = self.client
         if client is None or client.auth is None:
             return
         auth, client.auth = client.auth, None
-        self._sign_ins += 1
+        self._signin.move_on()
         self._set_account(None)
         self.ops.run(auth.sign_out, lambda _: self.panel.show_message("Signed out."),
                      self._show_error, label="Signing out…")
@@ -634,7 +623,7 @@ class OnlinePlay(QObject):
         if self._checking:  # one look at a time; another once this one is done
             self._check_again = True
             return
-        auth, stores, key, generation = client.auth, self.stores, self.key, self._generation
+        auth, stores, key = client.auth, self.stores, self.key
         if auth is None and self.account is None and not self._after_lobby_done:
             return  # (the kept sign-in is being restored)
 
@@ -646,28 +635,25 @@ class OnlinePlay(QObject):
             return Stored.read(store) if store is not None else None
 
         def seen(stored: Stored | None) -> None:
-            self._looked()
-            if client is not self.client or generation != self._generation \
-                    or client.auth is not auth:
+            if client.auth is not auth:
                 return
             if auth is not None and stored is None:
                 client.auth = None
-                self._sign_ins += 1
+                self._signin.move_on()
                 self._set_account(None)
                 self.panel.show_message("Signed out (in another Somnium window).")
             elif auth is not None and stored is not None and stored.user_id is not None \
                     and self.account is not None and stored.user_id != self.account.id:
                 auth.forget_access()  # its access token is the old account's
                 self.ops.run(lambda: _who(client, auth), self._now_signed_in_as,
-                             self._show_error, label="Signing in…")
+                             self._show_error, label="Signing in…",
+                             owner=self._signin.stamp())
             elif auth is None and stored is not None and self.account is None:
                 self._restore_sign_in(client, key)
 
-        def failed(error: LobbyError) -> None:
-            self._looked()
-
         self._checking = True
-        self.ops.run(look, seen, failed, quiet=True)
+        self.ops.run(look, seen, lambda error: None, quiet=True, owner=self._server.stamp(),
+                     on_done=self._looked)
 
     def _looked(self) -> None:
         self._checking = False
@@ -782,7 +768,7 @@ class OnlinePlay(QObject):
         client = self.client
         if client is not None:
             client.auth = None
-        self._sign_ins += 1
+        self._signin.move_on()
         self._set_account(None)
         self.panel.show_message("You are signed out: sign in again to play on.", error=True)
 
