@@ -14,6 +14,15 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..client.errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
+from ..client.lifecycles import (
+    CONNECTION,
+    SIGN_IN,
+    Connection,
+    ConnectionEvent,
+    Machine,
+    SignIn,
+    SignInEvent,
+)
 from ..client.lobby_client import Account, GameDetail, GameSummary, LobbyClient
 from ..client.lobby_list import LobbyChange, LobbyList
 from ..client.local_server import LocalServer
@@ -21,7 +30,7 @@ from ..client.online import OnlineGame
 from ..client.server_address import address_problem
 from ..client.signin_changes import last_change
 from ..client.sse import READ_TIMEOUT, EventStream, ServerEvent
-from ..client.tasks import Generation, Operations, Stamp, emit_from_thread
+from ..client.tasks import Generation, Operations, emit_from_thread
 from .lobby_panel import LobbyPanel
 from .online_options import OnlineOptions, TokenStores, begin_built_in
 from .settings import Settings
@@ -113,14 +122,13 @@ class OnlinePlay(QObject):
         self._token: object | None = None
         self._server = Generation()  # moves on with every server connected to
         self._signin = Generation(within=self._server)  # and with every sign-in or sign-out
+        self.connection = Machine("connection", CONNECTION, Connection.NONE)
+        self.signing = Machine("sign-in", SIGN_IN, SignIn.SIGNED_OUT)
         self._reviving = False
-        self._closed = False
         self._after_lobby: list[Callable[[], None]] = []
         self._checking = False
         self._check_again = False
-        self._restoring: Stamp | None = None  # the server a restore is on its way for
         self._after_lobby_done = False
-        self._online = False  # the lobby stream is up and has listed the games: play is on
         self._creating = False  # a game is being created: another Create waits for it
         self._down = ""  # what the message line says of the connection while it is down
         self._levels_missed = False  # looked up while the server could not be reached
@@ -169,6 +177,7 @@ class OnlinePlay(QObject):
         problem = address_problem(url) if url else ""
         if problem:  # (stored by hand, say): nothing is sent there, sign-ins least of all
             self.panel.set_server(url)
+            self.connection.fire(ConnectionEvent.REFUSE_ADDRESS)
             self._down = problem  # (what Create and Join say while they wait)
             self.panel.show_message(f"{problem} Change it in Settings (Ctrl+,).", error=True,
                                     keep=True)
@@ -177,6 +186,7 @@ class OnlinePlay(QObject):
             self._use_server(url, url)
             return
         local = self.local_server()
+        self.connection.fire(ConnectionEvent.START_BUILT_IN)
         self.panel.set_server(f"{BUILT_IN} (starting…)")
 
         self.ops.run(local.ensure, lambda base: self._use_server(base, local.key),
@@ -192,7 +202,18 @@ class OnlinePlay(QObject):
     def built_in(self) -> bool:
         return self.server_setting == ""
 
+    @property
+    def _closed(self) -> bool:
+        return self.connection.state is Connection.CLOSED
+
+    @property
+    def _online(self) -> bool:
+        """The lobby stream is up and has listed the games: play is on."""
+        return self.connection.state is Connection.ONLINE
+
     def _use_server(self, base: str, key: str) -> None:
+        if not self.connection.fire(ConnectionEvent.STARTED):  # (the built-in one started)
+            self.connection.fire(ConnectionEvent.SET_SERVER)
         self.key = key
         self.panel.set_server(BUILT_IN if self.built_in else base)
         self.panel.show_message("")
@@ -242,11 +263,11 @@ class OnlinePlay(QObject):
         again: bool = False,
     ) -> None:
         """A sign-in kept from before (in the keyring, say), and who it is."""
-        if self._restoring is not None and self._restoring.current:  # (what was asked waits
-            if then is not None:                                        # for the one going)
+        if self.signing.state is SignIn.RESTORING:  # (what was asked waits for the one going)
+            if then is not None:
                 self._then_restored.append(then)
             return
-        self._restoring = here = self._server.stamp()
+        self.signing.fire(SignInEvent.RESTORE)
         stores, signin = self.stores, self._signin.stamp()
         base, http = client.base_url, client.http
 
@@ -263,11 +284,9 @@ class OnlinePlay(QObject):
             except SignedOut:
                 return None, None
 
-        def done() -> None:
-            if self._restoring is here:
-                self._restoring = None
-
         def restored(found: tuple[AuthSession | None, Account | None]) -> None:
+            self.signing.fire(SignInEvent.NONE_KEPT if found[1] is None else
+                              SignInEvent.RESTORED)
             waiting = [then] if then is not None else []
             waiting += self._then_restored
             self._then_restored = []
@@ -289,6 +308,7 @@ class OnlinePlay(QObject):
                 self.panel.show_message("Not signed in: sign in, then try again.", error=True)
 
         def failed(error: LobbyError) -> None:
+            self.signing.fire(SignInEvent.NONE_KEPT)
             if isinstance(error, ServerUnreachable):  # (what was asked waits for the retry)
                 self._restore_missed = True  # (tried again once the lobby is listed)
                 if not self._online:  # (the lobby's line says the server cannot be reached)
@@ -303,7 +323,7 @@ class OnlinePlay(QObject):
             self._show_error(error)
 
         self._restore_missed = False
-        self.ops.run(restore, restored, failed, label="Signing in…", owner=here, on_done=done)
+        self.ops.run(restore, restored, failed, label="Signing in…", owner=self._server.stamp())
 
     def _disconnect(self) -> None:
         if self._stream is not None:
@@ -312,13 +332,15 @@ class OnlinePlay(QObject):
         self.client = None
         self.lobby = LobbyList()
         self._set_account(None)
+        self.signing.fire(SignInEvent.SIGNED_OUT)
         self.panel.set_games([], None)
-        self._online, self._down, self._creating = False, "", False
+        self._down, self._creating = "", False
         self._then_restored = []
         self._lobby_seen = None
         self.panel.set_connected(False)
 
     def _server_failed(self, error: LobbyError) -> None:
+        self.connection.fire(ConnectionEvent.START_FAILED)
         self.panel.set_server(f"{BUILT_IN} (not running)" if self.built_in else
                               str(self.server_setting))
         self._down = str(error)  # (what Create and Join say while they wait)
@@ -420,7 +442,7 @@ class OnlinePlay(QObject):
 
     def _go_offline(self, why: str) -> None:
         """The lobby is not live: creating, joining and signing in wait for it."""
-        self._online = False
+        self.connection.fire(ConnectionEvent.LOST)
         self.panel.set_connected(False)
         self._down = why
         if self.panel.message.text() != why:  # (said once, not on every retry)
@@ -430,9 +452,8 @@ class OnlinePlay(QObject):
         """The lobby is live: play is on, and what could not be looked up while it was not
         (the computer levels, a kept sign-in) is looked up again."""
         was, self._down = self._down, ""
-        if self._online:
+        if self._online or not self.connection.fire(ConnectionEvent.LISTED):
             return
-        self._online = True
         self.panel.set_connected(True)
         if was and self.panel.message.text() == was:
             again = " again" if was != self._unreachable() else ""
@@ -549,11 +570,20 @@ class OnlinePlay(QObject):
             dialog = SigninDialog(client.base_url, self.window)
         self._forget_dialog()
         self.signin_dialog = dialog
+        self.signing.fire(SignInEvent.OPEN_DIALOG)
         dialog.signed_in.connect(lambda tokens: self._signed_in(client, store, tokens, then))
-        dialog.rejected.connect(
-            lambda: self.panel.show_message(f"Sign-in cancelled{why}.")
-        )
+        dialog.rejected.connect(lambda: self._cancelled(why))
         dialog.open()
+
+    def _sign_in_ended(self) -> None:
+        """Signed out (here, in another window, or refused): what was on its way for the
+        sign-in is dropped when it answers."""
+        self._signin.move_on()
+        self.signing.fire(SignInEvent.SIGNED_OUT)
+
+    def _cancelled(self, why: str) -> None:
+        self.signing.fire(SignInEvent.CANCELLED)
+        self.panel.show_message(f"Sign-in cancelled{why}.")
 
     def _forget_dialog(self) -> None:
         old, self.signin_dialog = self.signin_dialog, None
@@ -578,15 +608,21 @@ class OnlinePlay(QObject):
         )
         auth.adopt(tokens)
         client.auth = auth
+        self.signing.fire(SignInEvent.TOKENS)
 
         def known(account: Account) -> None:
+            self.signing.fire(SignInEvent.CONFIRMED)
             self._set_account(account)
             self.panel.show_message(f"Signed in as {account.display_name}.")
             if then is not None:
                 then()
 
         # Dropped if this sign-in ends before /me answers (signed out here or in another window).
-        self.ops.run(lambda: _who(client, auth), known, self._show_error, label="Signing in…",
+        def failed(error: LobbyError) -> None:
+            self.signing.fire(SignInEvent.FAILED)
+            self._show_error(error)
+
+        self.ops.run(lambda: _who(client, auth), known, failed, label="Signing in…",
                      owner=self._signin.stamp())
 
     def sign_out(self) -> None:
@@ -594,7 +630,7 @@ class OnlinePlay(QObject):
         if client is None or client.auth is None:
             return
         auth, client.auth = client.auth, None
-        self._signin.move_on()
+        self._sign_in_ended()
         self._set_account(None)
         self.ops.run(auth.sign_out, lambda _: self.panel.show_message("Signed out."),
                      self._show_error, label="Signing out…")
@@ -639,7 +675,7 @@ class OnlinePlay(QObject):
                 return
             if auth is not None and stored is None:
                 client.auth = None
-                self._signin.move_on()
+                self._sign_in_ended()
                 self._set_account(None)
                 self.panel.show_message("Signed out (in another Somnium window).")
             elif auth is not None and stored is not None and stored.user_id is not None \
@@ -768,7 +804,7 @@ class OnlinePlay(QObject):
         client = self.client
         if client is not None:
             client.auth = None
-        self._signin.move_on()
+        self._sign_in_ended()
         self._set_account(None)
         self.panel.show_message("You are signed out: sign in again to play on.", error=True)
 
@@ -785,7 +821,7 @@ class OnlinePlay(QObject):
     # ----- the end -----
     def close(self) -> None:
         """Stop every stream and operation; let go of the built-in server."""
-        self._closed = True
+        self.connection.fire(ConnectionEvent.CLOSE)
         self._check_timer.stop()
         self.window.removeEventFilter(self)
         if self.signin_dialog is not None:

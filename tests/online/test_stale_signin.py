@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.credentials import MemoryStore, TokenStore
+from somnium_desktop.client.lifecycles import Connection, SignIn
 from tests.server.helpers import LiveServer
 
 from .helpers import close_windows, open_window
@@ -61,6 +62,9 @@ def test_an_answer_for_a_sign_in_cleared_meanwhile_does_not_sign_in(
         window.removeEventFilter(online)
         panel = window.lobby_panel
         qtbot.waitUntil(panel.sign_in_button.isEnabled, timeout=5000)
+        assert online.connection.state is Connection.ONLINE
+        qtbot.waitUntil(lambda: online.signing.state is SignIn.SIGNED_OUT,  # nothing kept
+                        timeout=5000)
         QTest.mouseClick(panel.sign_in_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(stores.store.holding.is_set, timeout=15000)  # /me answered: whose
         # sign-in it is is being noted
@@ -70,11 +74,13 @@ def test_an_answer_for_a_sign_in_cleared_meanwhile_does_not_sign_in(
         assert client is not None
         qtbot.waitUntil(lambda: client.auth is None, timeout=5000)
         assert "another Somnium window" in panel.message.text()
+        assert online.signing.state is SignIn.SIGNED_OUT
         stores.store.go.set()  # now the late answer comes
         assert online.ops.wait_idle(10)
         qtbot.wait(200)  # (its answer delivered on the UI thread)
         assert panel.account.text() == "Not signed in"
         assert online.account is None
+        assert online.signing.state is SignIn.SIGNED_OUT
         assert panel.sign_in_button.isVisible() or panel.sign_in_button.isEnabled()
     finally:
         stores.store.go.set()
