@@ -127,6 +127,7 @@ class OnlinePlay(QObject):
         self._reviving = False
         self._after_lobby: list[Callable[[], None]] = []
         self._checking = False
+        self._writing = False  # (a sign-in's tokens are being put in the store)
         self._check_again = False
         self._after_lobby_done = False
         self._creating = False  # a game is being created: another Create waits for it
@@ -552,12 +553,32 @@ class OnlinePlay(QObject):
         if self.signin_dialog is not None and self.signin_dialog.isVisible():
             self.signin_dialog.raise_()
             return
-        if client.auth is None:  # signed in meanwhile in another window: that sign-in it is
-            kept = self.stores.existing(self.key)
-            if kept is not None and kept.load() is not None:
-                self._restore_sign_in(client, self.key, then)
-                return
-        store = client.auth.store if client.auth is not None else None
+        auth, stores, key = client.auth, self.stores, self.key
+
+        def look() -> tuple[bool, TokenStore | None]:
+            """On a worker (a keyring may take its time): is a sign-in kept already (another
+            window's), and the store a new one goes in, if known without asking."""
+            if auth is not None:
+                return False, auth.store
+            kept = stores.existing(key)
+            return kept is not None and kept.load() is not None, kept
+
+        def seen(found: tuple[bool, TokenStore | None]) -> None:
+            kept, store = found
+            if kept:  # signed in meanwhile in another window: that sign-in it is
+                self._restore_sign_in(client, key, then)
+            else:
+                self._sign_in_with(client, store, then, why)
+
+        self.ops.run(look, seen, self._show_error, label="Signing in…",
+                     owner=self._server.stamp())
+
+    def _sign_in_with(self, client: LobbyClient, store: TokenStore | None,
+                      then: Callable[[], None] | None, why: str) -> None:
+        """Open the sign-in dialog; the tokens it gets go to `store` (asked for if None)."""
+        if self.signin_dialog is not None and self.signin_dialog.isVisible():
+            self.signin_dialog.raise_()  # (a second click while the first looked)
+            return
         store = store or self.stores.ask(self.key, self.window)
         if store is None:
             self.panel.show_message(f"Not signed in{why}.")
@@ -588,8 +609,7 @@ class OnlinePlay(QObject):
     def _forget_dialog(self) -> None:
         old, self.signin_dialog = self.signin_dialog, None
         if old is not None:
-            old.wait_finished(1.0)
-            old.deleteLater()
+            old.dispose()  # (once its worker is done: nothing here waits for it)
 
     def _signed_in(
         self,
@@ -606,9 +626,9 @@ class OnlinePlay(QObject):
         auth = client.auth if client.auth is not None else AuthSession(
             client.base_url, store, client.http
         )
-        auth.adopt(tokens)
         client.auth = auth
         self.signing.fire(SignInEvent.TOKENS)
+        owner = self._signin.stamp()
 
         def known(account: Account) -> None:
             self.signing.fire(SignInEvent.CONFIRMED)
@@ -617,13 +637,24 @@ class OnlinePlay(QObject):
             if then is not None:
                 then()
 
-        # Dropped if this sign-in ends before /me answers (signed out here or in another window).
         def failed(error: LobbyError) -> None:
             self.signing.fire(SignInEvent.FAILED)
             self._show_error(error)
 
-        self.ops.run(lambda: _who(client, auth), known, failed, label="Signing in…",
-                     owner=self._signin.stamp())
+        def kept(_: None) -> None:
+            # Dropped if this sign-in ends before /me answers (signed out here or elsewhere).
+            self.ops.run(lambda: _who(client, auth), known, failed, label="Signing in…",
+                         owner=owner)
+
+        # The tokens go into the store (the keyring) on a worker; a look at the store waits
+        # for that (it would find it empty and sign out).
+        self._writing = True
+        self.ops.run(lambda: auth.adopt(tokens), kept, failed, label="Signing in…",
+                     owner=owner, on_done=self._written)
+
+    def _written(self) -> None:
+        self._writing = False
+        self._look_again_if_asked()
 
     def sign_out(self) -> None:
         client = self.client
@@ -656,7 +687,7 @@ class OnlinePlay(QObject):
         client = self.client
         if client is None or self._closed:
             return
-        if self._checking:  # one look at a time; another once this one is done
+        if self._checking or self._writing:  # one at a time; another once this one is done
             self._check_again = True
             return
         auth, stores, key = client.auth, self.stores, self.key
@@ -693,6 +724,9 @@ class OnlinePlay(QObject):
 
     def _looked(self) -> None:
         self._checking = False
+        self._look_again_if_asked()
+
+    def _look_again_if_asked(self) -> None:
         if self._check_again:
             self._check_again = False
             QTimer.singleShot(0, self, self.check_sign_in)  # (after this look is acted on)
@@ -825,8 +859,8 @@ class OnlinePlay(QObject):
         self._check_timer.stop()
         self.window.removeEventFilter(self)
         if self.signin_dialog is not None:
-            self.signin_dialog.reject()
-            self.signin_dialog.wait_finished(2.0)
+            self.signin_dialog.reject()  # (its worker ends by itself: nothing waits for it)
+            self.signin_dialog.dispose()
         self._disconnect()
         self.ops.close()
         if self.local is not None:

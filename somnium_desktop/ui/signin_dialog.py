@@ -163,6 +163,13 @@ class SigninDialog(QDialog):
             self.flow.close()
         super().reject()
 
+    def dispose(self) -> None:
+        """Delete this dialog once its worker is done (at once if it is), without waiting."""
+        if self._worker is not None:
+            self._relay.finished.connect(self.deleteLater)  # (after _finished has run)
+        if self._worker is None or not self._worker.is_alive():
+            self.deleteLater()
+
     def wait_finished(self, timeout: float = 5.0) -> bool:
         """For a caller that must know the worker is done (e.g. before quitting)."""
         if self._worker is not None:
