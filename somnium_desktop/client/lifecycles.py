@@ -1,4 +1,4 @@
-"""Online play's lifecycles as states and transitions: the connection and the sign-in.
+"""Online play's lifecycles as states and transitions: connection, sign-in, table's stream.
 
 Each is a plain table of (state, event) -> state, so that every transition can be tested by
 itself; an event that the table does not list for the current state changes nothing (a late
@@ -120,4 +120,38 @@ SIGN_IN: dict[tuple[SignIn, SignInEvent], SignIn] = {
     (SI.SIGNED_IN, IE.CONFIRMED): SI.SIGNED_IN,
     (SI.CONFIRMING, IE.FAILED): SI.SIGNED_OUT,
     **{(state, IE.SIGNED_OUT): SI.SIGNED_OUT for state in SI},
+}
+
+
+class TableLink(enum.Enum):
+    """How an online game on the table follows its game's event stream."""
+
+    OPENING = "the stream is opening"
+    LIVE = "the stream is connected"
+    RECONNECTING = "the stream was lost (or answered badly) and is trying again"
+    GIVEN_UP = "the stream failed for good"
+    CLOSED = "the game left the table"
+
+
+class TableEvent(enum.Enum):
+    CONNECTED = "the stream connected"
+    DROPPED = "the stream was lost or misanswered"
+    FAILED = "the stream gave up"
+    REOPEN = "a new stream is opened (signed again, or a rematch)"
+    CLOSE = "the game leaves the table"
+
+
+T, TE = TableLink, TableEvent
+TABLE_LINK: dict[tuple[TableLink, TableEvent], TableLink] = {
+    (T.OPENING, TE.CONNECTED): T.LIVE,
+    (T.OPENING, TE.DROPPED): T.RECONNECTING,
+    (T.LIVE, TE.DROPPED): T.RECONNECTING,
+    (T.RECONNECTING, TE.DROPPED): T.RECONNECTING,
+    (T.RECONNECTING, TE.CONNECTED): T.LIVE,
+    (T.LIVE, TE.REOPEN): T.OPENING,
+    (T.GIVEN_UP, TE.REOPEN): T.OPENING,
+    (T.OPENING, TE.REOPEN): T.OPENING,
+    (T.RECONNECTING, TE.REOPEN): T.RECONNECTING,  # (still down: say so once it is back)
+    **{(state, TE.FAILED): T.GIVEN_UP for state in (T.OPENING, T.LIVE, T.RECONNECTING)},
+    **{(state, TE.CLOSE): T.CLOSED for state in T},
 }

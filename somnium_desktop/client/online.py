@@ -14,10 +14,11 @@ from ..game.actions import Action
 from ..game.events import Event
 from ..game.view import View
 from .errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
+from .lifecycles import TABLE_LINK, Machine, TableEvent, TableLink
 from .lobby_client import GameDetail, GameEvent, GameSummary, LobbyClient, Seat, presence_of
 from .source import TableSource
 from .sse import BACKOFF, READ_TIMEOUT, EventStream, ServerEvent
-from .tasks import Operations, emit_from_thread
+from .tasks import Generation, Operations, emit_from_thread
 
 RETRY_DELAYS_MS = (300, 1000, 2000, 4000, 8000)  # resending an action after a dropped connection
 
@@ -82,8 +83,8 @@ class OnlineGame(TableSource):
         self._my_turn = False
         self._snapshot_seen = False
         self._resyncing = False
-        self._reconnecting = False
-        self._closed = False
+        self.link = Machine("table", TABLE_LINK, TableLink.OPENING)
+        self._game = Generation()  # moves on when the game leaves the table or is switched
         self._stream: EventStream | None = None
         self._token: object | None = None
         self._presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, claimable
@@ -128,7 +129,7 @@ class OnlineGame(TableSource):
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        return self.link.state is TableLink.CLOSED
 
     def away(self, seat: int) -> bool:
         return seat < len(self._presence) and self._presence[seat][0]
@@ -183,7 +184,8 @@ class OnlineGame(TableSource):
             self._open_stream(None)
 
     def close(self) -> None:
-        self._closed = True
+        self.link.fire(TableEvent.CLOSE)
+        self._game.move_on()  # (what is on its way for it is dropped as it answers)
         self._outstanding.clear()
         self._close_stream()
 
@@ -208,8 +210,9 @@ class OnlineGame(TableSource):
     def sign_again(self) -> None:
         """Follow the game under the client's sign-in as it is now (in, out, or someone else):
         the server counts who is at the table by the streams they signed."""
-        if self._closed or self._stream is None:
+        if self.closed or self._stream is None:
             return
+        self.link.fire(TableEvent.REOPEN)
         self._close_stream()
         self._open_stream(str(self._seq) if self._snapshot_seen else None)
 
@@ -220,7 +223,7 @@ class OnlineGame(TableSource):
         self._token = None
 
     def _on_arrived(self, token: object, event: ServerEvent) -> None:
-        if token is not self._token or self._closed:
+        if token is not self._token or self.closed:
             return
         try:
             data = event.json()
@@ -238,18 +241,21 @@ class OnlineGame(TableSource):
             self._resync()
 
     def _on_stream_status(self, token: object, status: str, detail: str) -> None:
-        if token is not self._token or self._closed:
+        if token is not self._token or self.closed:
             return
-        if status == "reconnecting" and not self._reconnecting:
-            self._reconnecting = True
-            self.notice.emit(f"Connection lost ({detail}): reconnecting…")
-        elif status == "misanswered" and not self._reconnecting:
-            self._reconnecting = True
-            self.notice.emit(f"The server answers, but {detail}. Trying again…")
-        elif status == "connected" and self._reconnecting:
-            self._reconnecting = False
-            self._say_where_we_are()
+        was = self.link.state
+        if status in ("reconnecting", "misanswered"):
+            self.link.fire(TableEvent.DROPPED)
+            if was is not TableLink.RECONNECTING and status == "reconnecting":
+                self.notice.emit(f"Connection lost ({detail}): reconnecting…")
+            elif was is not TableLink.RECONNECTING:
+                self.notice.emit(f"The server answers, but {detail}. Trying again…")
+        elif status == "connected":
+            self.link.fire(TableEvent.CONNECTED)
+            if was is TableLink.RECONNECTING:
+                self._say_where_we_are()
         elif status == "failed":
+            self.link.fire(TableEvent.FAILED)
             self._await_seq = self._seq
             self._update_pending()
             self.error.emit(f"This game cannot be followed: {detail}.")
@@ -285,15 +291,14 @@ class OnlineGame(TableSource):
         client = self._client
 
         def got(events: list[GameEvent]) -> None:
-            if self._closed or game_id != self._game_id:
-                return
             earlier = [e.engine_event() for e in events if e.seq <= seq]
             self.history.emit([e for e in earlier if e is not None])
 
         def failed(error: LobbyError) -> None:
             pass  # (the log only starts later: nothing of the game is lost)
 
-        self._ops.run(lambda: client.log(game_id), got, failed, quiet=True)
+        self._ops.run(lambda: client.log(game_id), got, failed, quiet=True,
+                      owner=self._game.stamp())
 
     def _claim_wait(self, players: list[dict[str, object]]) -> None:
         """When the win may be claimed from the opponent, if the server counts down to it."""
@@ -416,29 +421,31 @@ class OnlineGame(TableSource):
 
     def _resync(self) -> None:
         """Fetch the whole game again (the stream skipped something)."""
-        if self._resyncing or self._closed:
+        if self._resyncing or self.closed:
             return
         self._resyncing = True
         client, game_id = self._client, self._game_id
 
         def caught_up(detail: GameDetail) -> None:
-            self._resyncing = False
-            if not self._closed and game_id == self._game_id and detail.seq >= self._seq:
+            if detail.seq >= self._seq:
                 self._apply_snapshot(detail)
 
-        def failed(error: LobbyError) -> None:
+        def done() -> None:
             self._resyncing = False
-            if not self._closed:  # (a closed game may be deleted: it must not emit)
-                self.error.emit(str(error))
 
-        self._ops.run(lambda: client.game(game_id), caught_up, failed,
-                      label="Catching up with the game…")
+        # (A closed game may be deleted: it must not emit. Dropped then, as when switched.)
+        self._ops.run(lambda: client.game(game_id), caught_up,
+                      lambda error: self.error.emit(str(error)),
+                      label="Catching up with the game…", owner=self._game.stamp(),
+                      on_done=done)
 
     def _switch(self, game_id: str) -> None:
         """Follow the players to a new game (a rematch)."""
-        if self._closed or game_id == self._game_id:
+        if self.closed or game_id == self._game_id:
             return
         self._close_stream()
+        self._game.move_on()  # (answers about the game before are dropped)
+        self.link.fire(TableEvent.REOPEN)
         self._game_id = game_id
         self._outstanding.clear()
         self._seq = self._version = self._await_seq = 0
@@ -451,7 +458,7 @@ class OnlineGame(TableSource):
 
     # ----- actions -----
     def act(self, action: Action) -> None:
-        if self._closed or self.my_seat is None or self._summary is None:
+        if self.closed or self.my_seat is None or self._summary is None:
             return
         action_id = uuid.uuid4().hex
         self._outstanding[action_id] = _Outgoing(action, self._version)
@@ -460,28 +467,24 @@ class OnlineGame(TableSource):
 
     def _send(self, action_id: str) -> None:
         out = self._outstanding.get(action_id)
-        if out is None or self._closed:
+        if out is None or self.closed:
             return
         client, game_id = self._client, self._game_id
         self._ops.run(
             lambda: client.act(game_id, out.version, out.action, action_id),
-            lambda result: self._acted(game_id, action_id, result.seq, result.events),
-            lambda error: self._act_failed(game_id, action_id, error),
-            label="Sending your move…",
+            lambda result: self._acted(action_id, result.seq, result.events),
+            lambda error: self._act_failed(action_id, error),
+            label="Sending your move…", owner=self._game.stamp(),
         )
 
-    def _acted(
-        self, game_id: str, action_id: str, seq: int, events: Sequence[GameEvent]
-    ) -> None:
-        if self._closed or game_id != self._game_id:
-            return
+    def _acted(self, action_id: str, seq: int, events: Sequence[GameEvent]) -> None:
         self._outstanding.pop(action_id, None)
         self._await_seq = max(self._await_seq, seq)
         self._ingest(events, from_stream=False)
 
-    def _act_failed(self, game_id: str, action_id: str, error: LobbyError) -> None:
+    def _act_failed(self, action_id: str, error: LobbyError) -> None:
         out = self._outstanding.get(action_id)
-        if self._closed or game_id != self._game_id or out is None:
+        if out is None:
             return
         if isinstance(error, ServerUnreachable) and out.tries < len(self._retry_ms):
             delay = self._retry_ms[out.tries]
@@ -508,24 +511,21 @@ class OnlineGame(TableSource):
         self._set_pending(bool(self._outstanding) or self._seq < self._await_seq)
 
     def rematch(self) -> None:
-        if self._closed or self.my_seat is None:
+        if self.closed or self.my_seat is None:
             return
         client, game_id = self._client, self._game_id
 
         def answered(detail: GameDetail) -> None:
-            if not self._closed and game_id == self._game_id and detail.rematch_game_id:
+            if detail.rematch_game_id:
                 self._switch(detail.rematch_game_id)
 
-        def refused(error: LobbyError) -> None:
-            if not self._closed and game_id == self._game_id:  # (see _resync's failed)
-                self.error.emit(str(error))
-
-        self._ops.run(lambda: client.rematch(game_id), answered, refused,
-                      label="Asking for a rematch…")
+        self._ops.run(lambda: client.rematch(game_id), answered,
+                      lambda error: self.error.emit(str(error)),
+                      label="Asking for a rematch…", owner=self._game.stamp())
 
     def claim(self) -> None:
         """Claim the win from the opponent who left; the game's end comes on the stream."""
-        if self._closed or not self.can_claim:
+        if self.closed or not self.can_claim:
             return
         client, game_id = self._client, self._game_id
         self._claiming = True
@@ -536,18 +536,16 @@ class OnlineGame(TableSource):
             self.presence_changed.emit()
 
         def answered(detail: GameDetail) -> None:
-            if not self._closed and game_id == self._game_id:
-                done()
-                if detail.seq > self._seq:  # the stream is behind: catch up from the answer
-                    self._resync()
+            done()
+            if detail.seq > self._seq:  # the stream is behind: catch up from the answer
+                self._resync()
 
         def refused(error: LobbyError) -> None:
-            if not self._closed and game_id == self._game_id:  # (see _resync's failed)
-                done()
-                if isinstance(error, ActionRefused) and error.code in ("opponent_here",
-                                                                       "too_early"):
-                    return  # (came back meanwhile: presence says so, and the log)
-                self.error.emit(str(error))
+            done()
+            if isinstance(error, ActionRefused) and error.code in ("opponent_here",
+                                                                   "too_early"):
+                return  # (came back meanwhile: presence says so, and the log)
+            self.error.emit(str(error))
 
         self._ops.run(lambda: client.claim(game_id), answered, refused,
-                      label="Claiming the win…")
+                      label="Claiming the win…", owner=self._game.stamp())

@@ -9,14 +9,18 @@ import pytest
 from somnium_desktop.client.lifecycles import (
     CONNECTION,
     SIGN_IN,
+    TABLE_LINK,
     Connection,
     ConnectionEvent,
     Machine,
     SignIn,
     SignInEvent,
+    TableEvent,
+    TableLink,
 )
 
 C, CE, SI, IE = Connection, ConnectionEvent, SignIn, SignInEvent
+T, TE = TableLink, TableEvent
 
 # What a player goes through, written out by hand (not read from the tables).
 CONNECTION_STEPS: list[tuple[Any, Any, Any]] = [
@@ -58,11 +62,30 @@ SIGN_IN_STEPS: list[tuple[Any, Any, Any]] = [
     (SI.IN_BROWSER, IE.SIGNED_OUT, SI.SIGNED_OUT),
 ]
 
+TABLE_STEPS: list[tuple[Any, Any, Any]] = [
+    (T.OPENING, TE.CONNECTED, T.LIVE),
+    (T.OPENING, TE.DROPPED, T.RECONNECTING),
+    (T.LIVE, TE.DROPPED, T.RECONNECTING),
+    (T.RECONNECTING, TE.DROPPED, T.RECONNECTING),
+    (T.RECONNECTING, TE.CONNECTED, T.LIVE),
+    (T.LIVE, TE.REOPEN, T.OPENING),
+    (T.GIVEN_UP, TE.REOPEN, T.OPENING),
+    (T.OPENING, TE.REOPEN, T.OPENING),
+    (T.RECONNECTING, TE.REOPEN, T.RECONNECTING),
+    (T.OPENING, TE.FAILED, T.GIVEN_UP),
+    (T.LIVE, TE.FAILED, T.GIVEN_UP),
+    (T.RECONNECTING, TE.FAILED, T.GIVEN_UP),
+    (T.LIVE, TE.CLOSE, T.CLOSED),
+    (T.GIVEN_UP, TE.CLOSE, T.CLOSED),
+]
+STEPS = CONNECTION_STEPS + SIGN_IN_STEPS + TABLE_STEPS
+TABLES: dict[type, Any] = {Connection: CONNECTION, SignIn: SIGN_IN, TableLink: TABLE_LINK}
 
-@pytest.mark.parametrize(("before", "event", "after"), CONNECTION_STEPS + SIGN_IN_STEPS)
+
+@pytest.mark.parametrize(("before", "event", "after"), STEPS)
 def test_each_transition(before: Connection | SignIn, event: ConnectionEvent | SignInEvent,
                          after: Connection | SignIn) -> None:
-    table: Any = CONNECTION if isinstance(before, Connection) else SIGN_IN
+    table = TABLES[type(before)]
     changes: list[tuple[object, object]] = []
     machine: Machine[Any, Any] = Machine(
         "test", table, before, on_change=lambda was, now: changes.append((was, now)))
@@ -85,6 +108,9 @@ def test_late_or_doubled_events_change_nothing() -> None:
         (CONNECTION, C.CLOSED, CE.SET_SERVER),
         (CONNECTION, C.CONNECTING, CE.STARTED),
         (CONNECTION, C.BAD_ADDRESS, CE.LISTED),
+        (TABLE_LINK, T.CLOSED, TE.CONNECTED),
+        (TABLE_LINK, T.CLOSED, TE.REOPEN),
+        (TABLE_LINK, T.GIVEN_UP, TE.CONNECTED),
     ]
     for table, state, event in cases:
         machine: Machine[Any, Any] = Machine("test", table, state)
@@ -95,10 +121,10 @@ def test_late_or_doubled_events_change_nothing() -> None:
 def test_the_steps_above_are_the_whole_tables() -> None:
     """Every transition a table has is one of the steps tested above, besides the ones that
     every state has alike (closing, setting a server, signing out)."""
-    tested = {(b, e): a for b, e, a in CONNECTION_STEPS + SIGN_IN_STEPS}
-    alike = {CE.CLOSE, CE.SET_SERVER, CE.REFUSE_ADDRESS, CE.START_BUILT_IN, IE.SIGNED_OUT}
-    tables: list[dict[Any, Any]] = [CONNECTION, SIGN_IN]
-    for table in tables:
+    tested = {(b, e): a for b, e, a in STEPS}
+    alike = {CE.CLOSE, CE.SET_SERVER, CE.REFUSE_ADDRESS, CE.START_BUILT_IN, IE.SIGNED_OUT,
+             TE.CLOSE}
+    for table in TABLES.values():
         for (before, event), after in table.items():
             if event in alike:
                 continue
