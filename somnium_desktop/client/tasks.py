@@ -3,8 +3,9 @@
 `Operations.run(work, on_success, on_failure, label)` runs `work` on a worker thread and
 calls back on the UI thread. While any operation runs, `busy` is true and `progress` names
 the oldest one, so a window can show what it is waiting for. Failures that are LobbyErrors
-(the server unreachable, a refusal, signed out) go to `on_failure`; anything else is a bug
-and is raised on the UI thread, where the app's exception dialog shows it.
+(the server unreachable, a refusal, signed out), or of the kinds given as `expected`, go to
+`on_failure`; anything else is a bug and is raised on the UI thread, where the app's
+exception dialog shows it.
 
 An operation may carry an `owner`: a Stamp of the Generation it was started in (a server
 connected to, a sign-in). When that generation has moved on by the time the answer comes (the
@@ -73,10 +74,11 @@ class Stamp:
 class _Job:
     label: str
     on_success: Callable[[Any], None] | None
-    on_failure: Callable[[LobbyError], None] | None
+    on_failure: Callable[[Any], None] | None
     quiet: bool = False  # a check in the background: the window shows no progress for it
     owner: Stamp | None = None  # its answer is dropped once this is no longer current
     on_done: Callable[[], None] | None = None  # called however it ended, dropped included
+    expected: tuple[type[Exception], ...] = (LobbyError,)  # failures for on_failure
 
 
 class Operations(QObject):
@@ -108,18 +110,20 @@ class Operations(QObject):
         self,
         work: Callable[[], T],
         on_success: Callable[[T], None] | None = None,
-        on_failure: Callable[[LobbyError], None] | None = None,
+        on_failure: Callable[[Any], None] | None = None,
         label: str = "",
         *,
         quiet: bool = False,
         owner: Stamp | None = None,
         on_done: Callable[[], None] | None = None,
+        expected: tuple[type[Exception], ...] = (LobbyError,),
     ) -> None:
         if self._closed:
             return
         job_id = next(self._ids)
         was_busy = self.busy
-        self._jobs[job_id] = _Job(label, on_success, on_failure, quiet, owner, on_done)
+        self._jobs[job_id] = _Job(label, on_success, on_failure, quiet, owner, on_done,
+                                    expected)
         thread = threading.Thread(target=self._work, args=(job_id, work),
                                   name=f"operation-{job_id}", daemon=True)
         with self._threads_lock:
@@ -158,7 +162,7 @@ class Operations(QObject):
         if succeeded:
             if job.on_success is not None:
                 job.on_success(result)
-        elif isinstance(result, LobbyError) and job.on_failure is not None:
+        elif isinstance(result, job.expected) and job.on_failure is not None:
             log.info("%s failed: %s", job.label or "an operation", result)
             job.on_failure(result)
         elif isinstance(result, BaseException):

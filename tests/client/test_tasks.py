@@ -52,3 +52,23 @@ def test_an_answer_whose_owner_moved_on_is_dropped_in_one_place(qtbot: QtBot) ->
         release.set()
         ops.close()
         ops.deleteLater()
+
+
+def test_expected_failures_go_to_on_failure_and_others_are_raised(qtbot: QtBot) -> None:
+    ops = Operations()
+    failures: list[Exception] = []
+
+    def refuse() -> None:
+        raise KeyError("expected here")
+
+    try:
+        ops.run(refuse, None, failures.append, expected=(KeyError,))
+        qtbot.waitUntil(lambda: len(failures) == 1, timeout=5000)
+        assert isinstance(failures[0], KeyError)
+        with qtbot.captureExceptions() as raised:
+            ops.run(refuse, None, failures.append)  # (only LobbyErrors are expected)
+            qtbot.waitUntil(lambda: bool(raised), timeout=5000)
+        assert isinstance(raised[0][1], KeyError) and len(failures) == 1
+    finally:
+        ops.close()
+        ops.deleteLater()
