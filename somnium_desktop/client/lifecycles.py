@@ -1,4 +1,4 @@
-"""Online play's lifecycles as states and transitions: connection, sign-in, table's stream.
+"""Online play's lifecycles as states and transitions: connection, sign-in, its store, table.
 
 Each is a plain table of (state, event) -> state, so that every transition can be tested by
 itself; an event that the table does not list for the current state changes nothing (a late
@@ -154,4 +154,40 @@ TABLE_LINK: dict[tuple[TableLink, TableEvent], TableLink] = {
     (T.RECONNECTING, TE.REOPEN): T.RECONNECTING,  # (still down: say so once it is back)
     **{(state, TE.FAILED): T.GIVEN_UP for state in (T.OPENING, T.LIVE, T.RECONNECTING)},
     **{(state, TE.CLOSE): T.CLOSED for state in T},
+}
+
+
+class StoreAccess(enum.Enum):
+    """This window's use of the shared sign-in's store: one look or write at a time."""
+
+    IDLE = "nothing is looking at or writing the store"
+    LOOKING = "a look at the store is on its way"
+    LOOKING_THEN_AGAIN = "a look is on its way, and another was asked for meanwhile"
+    WRITING = "a sign-in's tokens are being written"
+    WRITING_THEN_LOOK = "tokens are being written; a look waits for them (else: empty store)"
+
+
+class StoreEvent(enum.Enum):
+    LOOK = "a look is asked for"
+    LOOKED = "the look is done"
+    WRITE = "a sign-in's tokens are being written"
+    WRITTEN = "they are"
+
+
+A, AE = StoreAccess, StoreEvent
+STORE_ACCESS: dict[tuple[StoreAccess, StoreEvent], StoreAccess] = {
+    (A.IDLE, AE.LOOK): A.LOOKING,
+    (A.LOOKING, AE.LOOK): A.LOOKING_THEN_AGAIN,
+    (A.LOOKING_THEN_AGAIN, AE.LOOK): A.LOOKING_THEN_AGAIN,
+    (A.LOOKING, AE.LOOKED): A.IDLE,
+    (A.LOOKING_THEN_AGAIN, AE.LOOKED): A.IDLE,  # (and the next look starts)
+    (A.IDLE, AE.WRITE): A.WRITING,
+    (A.LOOKING, AE.WRITE): A.WRITING_THEN_LOOK,  # (the look on its way is of the old sign-in)
+    (A.LOOKING_THEN_AGAIN, AE.WRITE): A.WRITING_THEN_LOOK,
+    (A.WRITING, AE.WRITE): A.WRITING,
+    (A.WRITING_THEN_LOOK, AE.WRITE): A.WRITING_THEN_LOOK,
+    (A.WRITING, AE.LOOK): A.WRITING_THEN_LOOK,
+    (A.WRITING_THEN_LOOK, AE.LOOK): A.WRITING_THEN_LOOK,
+    (A.WRITING, AE.WRITTEN): A.IDLE,
+    (A.WRITING_THEN_LOOK, AE.WRITTEN): A.IDLE,  # (and the look that waited starts)
 }

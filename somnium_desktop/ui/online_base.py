@@ -12,9 +12,11 @@ from ..client.errors import LobbyError
 from ..client.lifecycles import (
     CONNECTION,
     SIGN_IN,
+    STORE_ACCESS,
     Connection,
     Machine,
     SignIn,
+    StoreAccess,
 )
 from ..client.lobby_client import Account, GameSummary, LobbyClient
 from ..client.lobby_list import LobbyList
@@ -79,9 +81,7 @@ class OnlineBase(QObject):
         self.signing = Machine("sign-in", SIGN_IN, SignIn.SIGNED_OUT)
         self._reviving = False
         self._after_lobby: list[Callable[[], None]] = []
-        self._checking = False
-        self._writing = False  # (a sign-in's tokens are being put in the store)
-        self._check_again = False
+        self.store_access = Machine("sign-in store", STORE_ACCESS, StoreAccess.IDLE)
         self._after_lobby_done = False
         self._creating = False  # a game is being created: another Create waits for it
         self._down = ""  # what the message line says of the connection while it is down

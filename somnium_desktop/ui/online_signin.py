@@ -11,6 +11,8 @@ from ..client.errors import LobbyError, ServerUnreachable, SignedOut
 from ..client.lifecycles import (
     SignIn,
     SignInEvent,
+    StoreAccess,
+    StoreEvent,
 )
 from ..client.lobby_client import Account, LobbyClient
 from ..client.signin_changes import last_change
@@ -158,13 +160,12 @@ class SignInPart(OnlineBase):
 
         # The tokens go into the store (the keyring) on a worker; a look at the store waits
         # for that (it would find it empty and sign out).
-        self._writing = True
+        self.store_access.fire(StoreEvent.WRITE)
         self.ops.run(lambda: auth.adopt(tokens), kept, failed, label="Signing in…",
                      owner=owner, on_done=self._written)
 
     def _written(self) -> None:
-        self._writing = False
-        self._look_again_if_asked()
+        self._then_look_if(StoreAccess.WRITING_THEN_LOOK, StoreEvent.WRITTEN)
 
     def sign_out(self) -> None:
         client = self.client
@@ -197,8 +198,8 @@ class SignInPart(OnlineBase):
         client = self.client
         if client is None or self._closed:
             return
-        if self._checking or self._writing:  # one at a time; another once this one is done
-            self._check_again = True
+        if self.store_access.state is not StoreAccess.IDLE:
+            self.store_access.fire(StoreEvent.LOOK)  # one at a time: another once it is done
             return
         auth, stores, key = client.auth, self.stores, self.key
         if auth is None and self.account is None and not self._after_lobby_done:
@@ -228,17 +229,17 @@ class SignInPart(OnlineBase):
             elif auth is None and stored is not None and self.account is None:
                 self._restore_sign_in(client, key)
 
-        self._checking = True
+        self.store_access.fire(StoreEvent.LOOK)
         self.ops.run(look, seen, lambda error: None, quiet=True, owner=self._server.stamp(),
                      on_done=self._looked)
 
     def _looked(self) -> None:
-        self._checking = False
-        self._look_again_if_asked()
+        self._then_look_if(StoreAccess.LOOKING_THEN_AGAIN, StoreEvent.LOOKED)
 
-    def _look_again_if_asked(self) -> None:
-        if self._check_again:
-            self._check_again = False
+    def _then_look_if(self, waiting: StoreAccess, event: StoreEvent) -> None:
+        """Take `event`; if a look was waiting (`waiting`), it starts now."""
+        again = self.store_access.state is waiting
+        if self.store_access.fire(event) and again:
             QTimer.singleShot(0, self, self.check_sign_in)  # (after this look is acted on)
 
     def _now_signed_in_as(self, account: Account) -> None:

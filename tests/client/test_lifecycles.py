@@ -1,4 +1,4 @@
-"""Every transition of online play's connection and sign-in, and what each ignores."""
+"""Every transition of online play's lifecycles, and what each ignores."""
 
 from __future__ import annotations
 
@@ -9,18 +9,22 @@ import pytest
 from somnium_desktop.client.lifecycles import (
     CONNECTION,
     SIGN_IN,
+    STORE_ACCESS,
     TABLE_LINK,
     Connection,
     ConnectionEvent,
     Machine,
     SignIn,
     SignInEvent,
+    StoreAccess,
+    StoreEvent,
     TableEvent,
     TableLink,
 )
 
 C, CE, SI, IE = Connection, ConnectionEvent, SignIn, SignInEvent
 T, TE = TableLink, TableEvent
+A, AE = StoreAccess, StoreEvent
 
 # What a player goes through, written out by hand (not read from the tables).
 CONNECTION_STEPS: list[tuple[Any, Any, Any]] = [
@@ -78,8 +82,25 @@ TABLE_STEPS: list[tuple[Any, Any, Any]] = [
     (T.LIVE, TE.CLOSE, T.CLOSED),
     (T.GIVEN_UP, TE.CLOSE, T.CLOSED),
 ]
-STEPS = CONNECTION_STEPS + SIGN_IN_STEPS + TABLE_STEPS
-TABLES: dict[type, Any] = {Connection: CONNECTION, SignIn: SIGN_IN, TableLink: TABLE_LINK}
+STORE_STEPS: list[tuple[Any, Any, Any]] = [
+    (A.IDLE, AE.LOOK, A.LOOKING),
+    (A.LOOKING, AE.LOOK, A.LOOKING_THEN_AGAIN),
+    (A.LOOKING_THEN_AGAIN, AE.LOOK, A.LOOKING_THEN_AGAIN),
+    (A.LOOKING, AE.LOOKED, A.IDLE),
+    (A.LOOKING_THEN_AGAIN, AE.LOOKED, A.IDLE),
+    (A.IDLE, AE.WRITE, A.WRITING),
+    (A.LOOKING, AE.WRITE, A.WRITING_THEN_LOOK),
+    (A.LOOKING_THEN_AGAIN, AE.WRITE, A.WRITING_THEN_LOOK),
+    (A.WRITING, AE.WRITE, A.WRITING),
+    (A.WRITING_THEN_LOOK, AE.WRITE, A.WRITING_THEN_LOOK),
+    (A.WRITING, AE.LOOK, A.WRITING_THEN_LOOK),
+    (A.WRITING_THEN_LOOK, AE.LOOK, A.WRITING_THEN_LOOK),
+    (A.WRITING, AE.WRITTEN, A.IDLE),
+    (A.WRITING_THEN_LOOK, AE.WRITTEN, A.IDLE),
+]
+STEPS = CONNECTION_STEPS + SIGN_IN_STEPS + TABLE_STEPS + STORE_STEPS
+TABLES: dict[type, Any] = {Connection: CONNECTION, SignIn: SIGN_IN, TableLink: TABLE_LINK,
+                           StoreAccess: STORE_ACCESS}
 
 
 @pytest.mark.parametrize(("before", "event", "after"), STEPS)
@@ -111,6 +132,9 @@ def test_late_or_doubled_events_change_nothing() -> None:
         (TABLE_LINK, T.CLOSED, TE.CONNECTED),
         (TABLE_LINK, T.CLOSED, TE.REOPEN),
         (TABLE_LINK, T.GIVEN_UP, TE.CONNECTED),
+        (STORE_ACCESS, A.WRITING_THEN_LOOK, AE.LOOKED),  # (a look of the sign-in before)
+        (STORE_ACCESS, A.WRITING, AE.LOOKED),
+        (STORE_ACCESS, A.IDLE, AE.WRITTEN),
     ]
     for table, state, event in cases:
         machine: Machine[Any, Any] = Machine("test", table, state)
