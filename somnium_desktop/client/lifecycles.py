@@ -51,6 +51,7 @@ class Connection(enum.Enum):
     CONNECTING = "the lobby stream is opening"
     ONLINE = "the lobby is listed and live"
     DOWN = "the lobby stream is not live"
+    REVIVING = "down, and the built-in server is being found or started again"
     CLOSED = "online play has ended"
 
 
@@ -60,6 +61,7 @@ class ConnectionEvent(enum.Enum):
     START_BUILT_IN = "the built-in server is asked for"
     STARTED = "a server answers at a base address"
     START_FAILED = "the built-in server did not start"
+    REVIVE = "the built-in server went away: find or start it again"
     LISTED = "the lobby stream listed the games, or came back"
     LOST = "the lobby stream is lost, misanswered or failed"
     CLOSE = "the app is closing"
@@ -79,6 +81,11 @@ CONNECTION: dict[tuple[Connection, ConnectionEvent], Connection] = {
     (C.DOWN, CE.LOST): C.DOWN,
     (C.ONLINE, CE.LOST): C.DOWN,
     (C.ONLINE, CE.LISTED): C.ONLINE,
+    (C.DOWN, CE.REVIVE): C.REVIVING,
+    (C.REVIVING, CE.STARTED): C.DOWN,  # (the stream comes back to it by itself)
+    (C.REVIVING, CE.START_FAILED): C.DOWN,
+    (C.REVIVING, CE.LOST): C.REVIVING,
+    (C.REVIVING, CE.LISTED): C.ONLINE,
 }
 
 

@@ -79,7 +79,6 @@ class OnlineBase(QObject):
         self._signin = Generation(within=self._server)  # and with every sign-in or sign-out
         self.connection = Machine("connection", CONNECTION, Connection.NONE)
         self.signing = Machine("sign-in", SIGN_IN, SignIn.SIGNED_OUT)
-        self._reviving = False
         self._after_lobby: list[Callable[[], None]] = []
         self.store_access = Machine("sign-in store", STORE_ACCESS, StoreAccess.IDLE)
         self._after_lobby_done = False

@@ -160,23 +160,24 @@ class OnlinePlay(SignInPart, GamesPart):
 
     def _revive_built_in(self) -> None:
         """The built-in server went away (the app that started it quit): find or start one."""
-        if self._reviving or not self.built_in or self.local is None:
+        if not self.built_in or self.local is None \
+                or not self.connection.fire(ConnectionEvent.REVIVE):  # (one at a time)
             return
-        self._reviving = True
 
         def found(base: str) -> None:
+            self.connection.fire(ConnectionEvent.STARTED)
             client = self.client
             if client is not None:
                 client.base_url = base
                 if client.auth is not None:
                     client.auth.server_url = base
 
-        def done() -> None:
-            self._reviving = False
+        def failed(error: LobbyError) -> None:
+            self.connection.fire(ConnectionEvent.START_FAILED)
+            self._show_error(error)
 
-        self.ops.run(self.local.ensure, found, self._show_error,
-                     label="Starting the built-in server…", owner=self._server.stamp(),
-                     on_done=done)
+        self.ops.run(self.local.ensure, found, failed,
+                     label="Starting the built-in server…", owner=self._server.stamp())
 
     # ----- the live lobby -----
     def _open_lobby_stream(self, last_event_id: str | None = None) -> None:
