@@ -100,11 +100,8 @@ class OnlineGame(FollowedGame):
         if self.closed or not self.can_claim:
             return
         client, game_id = self._client, self._game_id
-        self._claiming = True
-        self.presence_changed.emit()  # (the claim is on its way: not offered twice)
 
         def done() -> None:
-            self._claiming = False
             self.presence_changed.emit()
 
         def answered(detail: GameDetail) -> None:
@@ -120,4 +117,6 @@ class OnlineGame(FollowedGame):
             self.error.emit(str(error))
 
         self._ops.run(lambda: client.claim(game_id), answered, refused,
-                      label="Claiming the win…", owner=self._game.stamp())
+                      label="Claiming the win…", owner=self._game.stamp(),
+                      exclusive=(self, "claim"))
+        self.presence_changed.emit()  # (the claim is on its way: not offered twice)

@@ -53,14 +53,12 @@ class FollowedGame(GameOnTable):
         self._restart = False  # the game has just begun: its next view is a first one
         self._my_turn = False
         self._snapshot_seen = False
-        self._resyncing = False
         self.link = Machine("table", TABLE_LINK, TableLink.OPENING)
         self._game = Generation()  # moves on when the game leaves the table or is switched
         self._stream: EventStream | None = None
         self._token: object | None = None
         self._presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, claimable
         self._claimed_from: int | None = None
-        self._claiming = False
         self._claim_at: float | None = None  # (monotonic) when the win may be claimed
         self._opponent_came = False  # the change being applied seated the opponent
         self._watchers = first.observers if first is not None else 0
@@ -315,23 +313,20 @@ class FollowedGame(GameOnTable):
 
     def _resync(self) -> None:
         """Fetch the whole game again (the stream skipped something)."""
-        if self._resyncing or self.closed:
+        if self.closed:
             return
-        self._resyncing = True
         client, game_id = self._client, self._game_id
 
         def caught_up(detail: GameDetail) -> None:
             if detail.seq >= self._seq:
                 self._apply_snapshot(detail)
 
-        def done() -> None:
-            self._resyncing = False
-
-        # (A closed game may be deleted: it must not emit. Dropped then, as when switched.)
+        # One at a time. (A closed game may be deleted: it must not emit. Its answer is
+        # dropped then, as when the game was switched.)
         self._ops.run(lambda: client.game(game_id), caught_up,
                       lambda error: self.error.emit(str(error)),
                       label="Catching up with the game…", owner=self._game.stamp(),
-                      on_done=done)
+                      exclusive=(self, "resync"))
 
     def _switch(self, game_id: str) -> None:
         """Follow the players to a new game (a rematch)."""
@@ -345,7 +340,6 @@ class FollowedGame(GameOnTable):
         self._seq = self._version = self._await_seq = 0
         self._batch = []
         self._claimed_from = None
-        self._claiming = False
         self._update_pending()
         self._set_presence(())
         self._open_stream(None)

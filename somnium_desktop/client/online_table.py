@@ -14,6 +14,7 @@ from .lifecycles import Machine, TableEvent, TableLink
 from .lobby_client import GameDetail, GameSummary
 from .source import TableSource
 from .sse import EventStream
+from .tasks import Operations
 
 RETRY_DELAYS_MS = (300, 1000, 2000, 4000, 8000)  # resending an action after a dropped connection
 
@@ -43,7 +44,7 @@ class GameOnTable(TableSource):
     _view: View | None
     _presence: tuple[tuple[bool, bool], ...]  # per seat: away, claimable
     _watchers: int
-    _claiming: bool
+    _ops: Operations
     _claim_at: float | None  # (monotonic) when the win may be claimed
     _claimed_from: int | None
     _opponent_came: bool  # the change being applied seated the opponent
@@ -103,7 +104,8 @@ class GameOnTable(TableSource):
         if seat is None or view is None or view.over or self.status != "playing":
             return False
         other = 1 - seat
-        return other < len(self._presence) and self._presence[other][1] and not self._claiming
+        return other < len(self._presence) and self._presence[other][1] \
+            and not self._ops.running((self, "claim"))
 
     @property
     def claimed_from(self) -> int | None:

@@ -11,7 +11,9 @@ An operation may carry an `owner`: a Stamp of the Generation it was started in (
 connected to, a sign-in). When that generation has moved on by the time the answer comes (the
 server was left, the player signed out), the answer is dropped here, in one place: neither
 `on_success` nor `on_failure` is called. `on_done` is called first however it ended (what
-marks "one at a time" is cleared there).
+marks "one at a time" is cleared there). An operation that must run one at a time names
+itself `exclusive` (any hashable key, e.g. (game, "resync")): while one with that key runs,
+another is not started, and `running(key)` says so.
 
 Workers are daemon threads, one per operation (they are few, and wait on the network): a
 request stuck until its timeout never keeps the app from quitting.
@@ -23,7 +25,7 @@ import contextlib
 import itertools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -33,6 +35,20 @@ from .errors import LobbyError
 
 T = TypeVar("T")
 log = logging.getLogger("somnium_desktop.operations")
+
+
+class _Door:
+    """Whether the runner may still be told that a job finished. A worker tells it with the
+    lock held, and closing (or the runner's deletion, on the UI thread) takes the lock: so a
+    runner is never freed while a worker tells it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open = True
+
+    def shut(self, *_: object) -> None:
+        with self.lock:
+            self.open = False
 
 
 class Generation:
@@ -79,6 +95,7 @@ class _Job:
     owner: Stamp | None = None  # its answer is dropped once this is no longer current
     on_done: Callable[[], None] | None = None  # called however it ended, dropped included
     expected: tuple[type[Exception], ...] = (LobbyError,)  # failures for on_failure
+    exclusive: Hashable | None = None  # at most one running job with this key
 
 
 class Operations(QObject):
@@ -96,6 +113,8 @@ class Operations(QObject):
         self._threads: set[threading.Thread] = set()
         self._threads_lock = threading.Lock()
         self._finished.connect(self._deliver)  # queued: emitted from the workers
+        self._door = door = _Door()
+        self.destroyed.connect(door.shut)  # (not self: called as it is being deleted)
 
     @property
     def busy(self) -> bool:
@@ -117,23 +136,30 @@ class Operations(QObject):
         owner: Stamp | None = None,
         on_done: Callable[[], None] | None = None,
         expected: tuple[type[Exception], ...] = (LobbyError,),
-    ) -> None:
-        if self._closed:
-            return
+        exclusive: Hashable | None = None,
+    ) -> bool:
+        """Start `work`; False if it was not (closed, or `exclusive` is running already)."""
+        if self._closed or (exclusive is not None and self.running(exclusive)):
+            return False
         job_id = next(self._ids)
         was_busy = self.busy
         self._jobs[job_id] = _Job(label, on_success, on_failure, quiet, owner, on_done,
-                                    expected)
+                                    expected, exclusive)
         thread = threading.Thread(target=self._work, args=(job_id, work),
                                   name=f"operation-{job_id}", daemon=True)
         with self._threads_lock:
             self._threads.add(thread)
         thread.start()
         if quiet:
-            return
+            return True
         if not was_busy:
             self.busy_changed.emit(True)
         self.progress.emit(self.label)
+        return True
+
+    def running(self, exclusive: Hashable) -> bool:
+        """Whether an operation started with this `exclusive` key is on its way."""
+        return any(job.exclusive == exclusive for job in self._jobs.values())
 
     def _work(self, job_id: int, work: Callable[[], Any]) -> None:
         """On the worker thread."""
@@ -141,8 +167,10 @@ class Operations(QObject):
             outcome: tuple[bool, object] = (True, work())
         except Exception as error:
             outcome = (False, error)
-        with contextlib.suppress(RuntimeError):  # the runner was deleted: no one to tell
-            self._finished.emit(job_id, *outcome)
+        door = self._door
+        with door.lock, contextlib.suppress(RuntimeError):
+            if door.open:  # (else the runner was closed or deleted: no one to tell)
+                self._finished.emit(job_id, *outcome)
         with self._threads_lock:
             self._threads.discard(threading.current_thread())
 
@@ -179,6 +207,7 @@ class Operations(QObject):
     def close(self) -> None:
         """Forget every running operation: none of their callbacks will be called."""
         self._closed = True
+        self._door.shut()
         if self._jobs:
             self._jobs.clear()
             self.busy_changed.emit(False)

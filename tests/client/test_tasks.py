@@ -72,3 +72,27 @@ def test_expected_failures_go_to_on_failure_and_others_are_raised(qtbot: QtBot) 
     finally:
         ops.close()
         ops.deleteLater()
+
+
+def test_an_exclusive_operation_runs_one_at_a_time(qtbot: QtBot) -> None:
+    ops = Operations()
+    release = threading.Event()
+    answers: list[str] = []
+    def first() -> str:
+        release.wait(5)
+        return "first"
+
+    try:
+        assert ops.run(first, answers.append, exclusive="resync")
+        assert ops.running("resync") and not ops.running("claim")
+        assert not ops.run(lambda: "second", answers.append, exclusive="resync")
+        assert ops.run(lambda: "other", answers.append, exclusive="claim")
+        release.set()
+        qtbot.waitUntil(lambda: sorted(answers) == ["first", "other"], timeout=5000)
+        assert not ops.running("resync")
+        assert ops.run(lambda: "again", answers.append, exclusive="resync")
+        qtbot.waitUntil(lambda: "again" in answers, timeout=5000)
+    finally:
+        release.set()
+        ops.close()
+        ops.deleteLater()
