@@ -82,7 +82,6 @@ class OnlineBase(QObject):
         self._after_lobby: list[Callable[[], None]] = []
         self.store_access = Machine("sign-in store", STORE_ACCESS, StoreAccess.IDLE)
         self._after_lobby_done = False
-        self._creating = False  # a game is being created: another Create waits for it
         self._down = ""  # what the message line says of the connection while it is down
         self._levels_missed = False  # looked up while the server could not be reached
         self._restore_missed = False

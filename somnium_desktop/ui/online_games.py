@@ -26,23 +26,21 @@ class GamesPart(OnlineBase):
         client, account = self.client, self.account
         if client is None or account is None:
             return
-        if self._creating:
-            return  # (a double click, or Enter pressed twice: one table)
         title = name or f"{account.display_name}'s table"
-        self._creating = True
 
         def created(detail: GameDetail) -> None:
-            self._creating = False
             if self.panel.name_field.text().strip() == name:
                 self.panel.name_field.clear()  # a second Create must not repeat this table
             self._open_detail(detail)
 
         def failed(error: LobbyError) -> None:
-            self._creating = False
             self._failed(error, lambda: self._create(name, level))
 
+        # One at a time on this server (a double click, or Enter pressed twice: one table);
+        # the answer of a server since left is dropped.
         self.ops.run(lambda: client.create(title, level), created, failed,
-                     label="Creating the game…")
+                     label="Creating the game…", owner=self._server.stamp(),
+                     exclusive=(client, "create"))
 
     def join(self, game_id: str) -> None:
         if self._waiting():
@@ -73,7 +71,7 @@ class GamesPart(OnlineBase):
             self._open_detail(detail)
 
         self.ops.run(lambda: client.join(game_id), joined, refused,
-                     label="Joining the game…")
+                     label="Joining the game…", owner=self._server.stamp())
 
     def watch(self, game_id: str) -> None:
         """Open a game: your seat if you sit at it, else watching (no sign-in needed)."""

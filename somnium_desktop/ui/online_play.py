@@ -146,7 +146,7 @@ class OnlinePlay(SignInPart, GamesPart):
         self._set_account(None)
         self.signing.fire(SignInEvent.SIGNED_OUT)
         self.panel.set_games([], None)
-        self._down, self._creating = "", False
+        self._down = ""
         self._then_restored = []
         self._lobby_seen = None
         self.panel.set_connected(False)
