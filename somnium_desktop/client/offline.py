@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer
 
 from ..game.actions import Action, Concede, Draw, EndTurn, Steal
 from ..game.bots import Bot
@@ -15,6 +14,7 @@ from ..game.events import Event
 from ..game.state import GameState, apply, new_game
 from ..game.view import View, view_of
 from .source import TableSource
+from .tasks import Generation, Operations
 
 BOT_PACE_MS = 600  # between the computer's actions, so the player can follow them
 
@@ -27,12 +27,12 @@ def new_seed() -> int:
 class OfflineGame(TableSource):
     """A game against the computer: the human's actions apply at once, the bot's are paced.
 
-    The computer thinks on a worker thread while its pace runs (a strong bot may take tens of
-    milliseconds, which would stall the table's animations), and its action is applied on the
-    UI thread once both the pace and the thought are over.
+    The computer thinks on a worker (an Operations runner: a strong bot may take tens of
+    milliseconds, which would stall the table's animations) while its pace runs, and its
+    action is applied on the UI thread once both the pace and the thought are over. A thought
+    about a game that moved on (a concession, a rematch, the game closed) is dropped as it
+    comes back; nothing waits for it.
     """
-
-    _thought = Signal(object, object)  # the state the bot was asked about, its action or error
 
     def __init__(
         self,
@@ -57,9 +57,9 @@ class OfflineGame(TableSource):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._bot_turn)
-        self._thought.connect(self._bot_answered)
-        self._worker: threading.Thread | None = None
-        self._answer: tuple[GameState, object] | None = None
+        self._ops = Operations(self)
+        self._asked = Generation()  # moves on with each question to the bot, and on closing
+        self._answer: Action | None = None
         self._closed = False
         self._state, self._view, self._bot, self._seed = self._fresh(seed)
 
@@ -141,18 +141,19 @@ class OfflineGame(TableSource):
             return
         self._timer.stop()
         self._answer = None
+        self._asked.move_on()
         self._state, self._view, self._bot, self._seed = self._fresh(None)
         self.start()
 
     def close(self) -> None:
         self._closed = True
         self._timer.stop()
-        if self._worker is not None:
-            self._worker.join()  # at most one decision; nothing is emitted to a closed game
-            self._worker = None
+        self._asked.move_on()  # (a thought still on its way is dropped: nothing waits for it)
+        self._ops.close()
 
     def _apply(self, seat: int, action: Action) -> None:
         self._state, events = apply(self._state, seat, action)
+        self._asked.move_on()  # (a thought about the game before is dropped)
         self._view = view_of(self._state)
         self._emit(events)
 
@@ -165,38 +166,21 @@ class OfflineGame(TableSource):
             return
         self._answer = None
         self._timer.start(self._pace_ms)
-        if self._worker is not None:
-            self._worker.join()
-        asked, view, bot, seat = self._state, self._view, self._bot, self.bot_seat
-        self._worker = threading.Thread(
-            target=self._think, args=(asked, bot, view, seat), name="computer", daemon=True
-        )
-        self._worker.start()
+        view, bot, seat = self._view, self._bot, self.bot_seat
+        # A broken bot's exception is raised on the UI thread by Operations: shown, not
+        # swallowed.
+        self._ops.run(lambda: bot.choose(view, seat), self._bot_answered, quiet=True,
+                      owner=self._asked.stamp())
 
-    def _think(self, asked: GameState, bot: Bot, view: View, seat: int) -> None:
-        """On the worker thread: ask the bot; the answer goes back to the UI thread."""
-        answer: object
-        try:
-            answer = bot.choose(view, seat)
-        except Exception as failure:  # a broken bot is shown, not swallowed
-            answer = failure
-        self._thought.emit(asked, answer)
-
-    def _bot_answered(self, asked: GameState, answer: object) -> None:
-        if asked is self._state:
-            self._answer = (asked, answer)
-            self._bot_turn()
+    def _bot_answered(self, answer: Action) -> None:
+        self._answer = answer
+        self._bot_turn()
 
     def _bot_turn(self) -> None:
         """Play the computer's answer once both it and the pace are in."""
         if self._closed or self._timer.isActive() or self._answer is None:
             return
-        asked, answer = self._answer
-        self._answer = None
-        if asked is not self._state:
-            return  # the game moved on meanwhile (a concession, a rematch)
-        if isinstance(answer, Exception):
-            raise answer
+        answer, self._answer = self._answer, None
         assert isinstance(answer, Draw | EndTurn | Steal | Concede)
         self._apply(self.bot_seat, answer)
         self._schedule_bot()

@@ -1,37 +1,25 @@
-"""An online game as a table sees it: a seat at a game on a lobby server, or watching one."""
+"""An online game as a table sees it: a seat at a game on a lobby server, or watching one.
+
+Here its moves, rematch and claim; following its stream is in online_follow, what the table
+reads of it in online_table."""
 
 from __future__ import annotations
 
-import math
-import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QTimer
 
 from ..game.actions import Action
-from ..game.events import Event
-from ..game.view import View
 from .errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
-from .lobby_client import GameDetail, GameEvent, GameSummary, LobbyClient, Seat, presence_of
-from .source import TableSource
-from .sse import BACKOFF, READ_TIMEOUT, EventStream, ServerEvent
-from .tasks import Operations, emit_from_thread
+from .lobby_client import GameDetail, GameEvent
+from .online_follow import FollowedGame
+from .online_table import RETRY_DELAYS_MS, Outgoing
 
-RETRY_DELAYS_MS = (300, 1000, 2000, 4000, 8000)  # resending an action after a dropped connection
-
-
-@dataclass
-class _Outgoing:
-    """An action on its way: made against `version`, retried under the same id."""
-
-    action: Action
-    version: int
-    tries: int = 0
+__all__ = ["RETRY_DELAYS_MS", "OnlineGame"]
 
 
-class OnlineGame(TableSource):
+class OnlineGame(FollowedGame):
     """A game on a lobby server, played from one seat or watched (`user_id` not seated).
 
     The game's event stream is the truth: a snapshot first (or after falling too far behind),
@@ -43,445 +31,35 @@ class OnlineGame(TableSource):
     rematch the source follows the players to the new game (`started` says so).
     """
 
-    your_turn = Signal()  # it has just become this seat's turn (see turn_came_with_opponent)
-    opponent_joined = Signal(str)  # who took the other seat
-    signed_out = Signal(object)  # an action found no valid sign-in: that action (not played)
-    _arrived = Signal(object, object)  # stream token, ServerEvent (from the reader's thread)
-    _stream_said = Signal(object, str, str)  # stream token, status, detail
-
-    def __init__(
-        self,
-        client: LobbyClient,
-        game_id: str,
-        operations: Operations,
-        *,
-        user_id: str | None = None,
-        first: GameSummary | None = None,
-        read_timeout: float = READ_TIMEOUT,
-        backoff: Sequence[float] = BACKOFF,
-        retry_delays_ms: Sequence[int] = RETRY_DELAYS_MS,
-        parent: QObject | None = None,
-    ) -> None:
-        """`first` is what is known already (a lobby line, or the answer to create or join)."""
-        super().__init__(parent)
-        self._client = client
-        self._ops = operations
-        self._user_id = user_id
-        self._game_id = game_id.strip().upper()
-        self._read_timeout = read_timeout
-        self._backoff = tuple(backoff)
-        self._retry_ms = tuple(retry_delays_ms)
-        self._summary: GameSummary | None = first
-        self._view: View | None = None
-        self._seq = 0
-        self._version = 0
-        self._batch: list[Event] = []
-        self._outstanding: dict[str, _Outgoing] = {}
-        self._await_seq = 0
-        self._restart = False  # the game has just begun: its next view is a first one
-        self._my_turn = False
-        self._snapshot_seen = False
-        self._resyncing = False
-        self._reconnecting = False
-        self._closed = False
-        self._stream: EventStream | None = None
-        self._token: object | None = None
-        self._presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, claimable
-        self._claimed_from: int | None = None
-        self._claiming = False
-        self._claim_at: float | None = None  # (monotonic) when the win may be claimed
-        self._opponent_came = False  # the change being applied seated the opponent
-        self._watchers = first.observers if first is not None else 0
-        self._arrived.connect(self._on_arrived)
-        self._stream_said.connect(self._on_stream_status)
-
-    # ----- what the table shows -----
-    @property
-    def game_id(self) -> str:
-        return self._game_id
-
-    @property
-    def game_name(self) -> str:
-        return self._summary.name if self._summary is not None else f"Game {self._game_id}"
-
-    @property
-    def names(self) -> tuple[str, str]:
-        return self._summary.names if self._summary is not None else ("Player 1", "Player 2")
-
-    @property
-    def my_seat(self) -> int | None:
-        return self._summary.seat_of(self._user_id) if self._summary is not None else None
-
-    @property
-    def view(self) -> View | None:
-        return self._view if self.status != "waiting" else None
-
-    @property
-    def status(self) -> str:
-        """The game's state: waiting, playing or finished ("" before anything is known)."""
-        return self._summary.status if self._summary is not None else ""
-
-    @property
-    def can_rematch(self) -> bool:
-        closed = isinstance(self._summary, GameDetail) and self._summary.closed
-        return self.my_seat is not None and not closed
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    def away(self, seat: int) -> bool:
-        return seat < len(self._presence) and self._presence[seat][0]
-
-    @property
-    def watchers(self) -> int:
-        return self._watchers
-
-    def _set_watchers(self, count: int) -> None:
-        if count != self._watchers:
-            self._watchers = count
-            self.watchers_changed.emit(count)
-
-    @property
-    def can_claim(self) -> bool:
-        seat, view = self.my_seat, self._view
-        if seat is None or view is None or view.over or self.status != "playing":
-            return False
-        other = 1 - seat
-        return other < len(self._presence) and self._presence[other][1] and not self._claiming
-
-    @property
-    def claimed_from(self) -> int | None:
-        return self._claimed_from
-
-    @property
-    def claim_in(self) -> int | None:
-        seat = self.my_seat
-        if self._claim_at is None or seat is None or not self.away(1 - seat) \
-                or self.can_claim or self.status != "playing":
-            return None
-        return max(0, math.ceil(self._claim_at - time.monotonic()))
-
-    @property
-    def turn_came_with_opponent(self) -> bool:
-        """While your_turn is emitted: whether the turn came with the opponent taking the open
-        seat (the game began on it), which the lobby announces already."""
-        return self._opponent_came
-
-    @property
-    def stream(self) -> EventStream | None:
-        return self._stream
-
-    # ----- running -----
-    def start(self) -> None:
-        """Show what is known and follow the game's event stream."""
-        first = self._summary
-        if isinstance(first, GameDetail):
-            self._apply_snapshot(first)
-            self._open_stream(str(first.seq))
-        else:
-            self._open_stream(None)
-
-    def close(self) -> None:
-        self._closed = True
-        self._outstanding.clear()
-        self._close_stream()
-
-    def _open_stream(self, last_event_id: str | None) -> None:
-        token = object()
-        client, game_id = self._client, self._game_id
-        self._token = token
-        self._snapshot_seen = last_event_id is not None
-        self._stream = EventStream(
-            lambda: client.events_url(game_id),
-            lambda event: emit_from_thread(self._arrived, token, event),
-            lambda status, detail: emit_from_thread(self._stream_said, token, status, detail),
-            headers=client.stream_headers,
-            refused=client.stream_refused,
-            last_event_id=last_event_id,
-            read_timeout=self._read_timeout,
-            backoff=self._backoff,
-            name=f"game-{game_id}",
-        )
-        self._stream.start()
-
-    def sign_again(self) -> None:
-        """Follow the game under the client's sign-in as it is now (in, out, or someone else):
-        the server counts who is at the table by the streams they signed."""
-        if self._closed or self._stream is None:
-            return
-        self._close_stream()
-        self._open_stream(str(self._seq) if self._snapshot_seen else None)
-
-    def _close_stream(self) -> None:
-        if self._stream is not None:
-            self._stream.close()
-        self._stream = None
-        self._token = None
-
-    def _on_arrived(self, token: object, event: ServerEvent) -> None:
-        if token is not self._token or self._closed:
-            return
-        try:
-            data = event.json()
-            if event.event == "observers":
-                self._set_watchers(int(data["count"]))
-            elif event.event == "presence":
-                self._claim_wait(data["players"])
-                self._set_presence(presence_of(data["players"]))
-            elif event.event == "snapshot":
-                self._apply_snapshot(GameDetail.from_dict(data["game"]))
-            elif self._snapshot_seen:
-                self._ingest([GameEvent.from_dict(data)], from_stream=True)
-        except (ValueError, KeyError, TypeError) as error:
-            self.error.emit(f"The server sent something the app cannot read ({error}).")
-            self._resync()
-
-    def _on_stream_status(self, token: object, status: str, detail: str) -> None:
-        if token is not self._token or self._closed:
-            return
-        if status == "reconnecting" and not self._reconnecting:
-            self._reconnecting = True
-            self.notice.emit(f"Connection lost ({detail}): reconnecting…")
-        elif status == "misanswered" and not self._reconnecting:
-            self._reconnecting = True
-            self.notice.emit(f"The server answers, but {detail}. Trying again…")
-        elif status == "connected" and self._reconnecting:
-            self._reconnecting = False
-            self._say_where_we_are()
-        elif status == "failed":
-            self._await_seq = self._seq
-            self._update_pending()
-            self.error.emit(f"This game cannot be followed: {detail}.")
-
-    # ----- applying what the server says -----
-    def _apply_snapshot(self, detail: GameDetail) -> None:
-        before = self._summary
-        self._summary = detail
-        self._snapshot_seen = True
-        self._seq, self._version = detail.seq, detail.version
-        self._batch = []
-        self._restart = False
-        fresh = not isinstance(before, GameDetail) or before.id != detail.id or (
-            (before.status == "waiting") != (detail.status == "waiting")
-        )
-        if fresh:
-            self._view = None
-            self._my_turn = False
-            self.started.emit()
-            if detail.status != "waiting" and detail.seq:
-                self._fetch_history(detail.id, detail.seq)
-        self._claimed_from = detail.claimed_from
-        self._set_watchers(detail.observers)
-        if detail.status == "waiting" or detail.closed or detail.view is None:
-            self._say_waiting()
-        else:
-            self._show(detail.view, [])
-        self._update_pending()
-        self._set_presence(detail.presence)
-
-    def _fetch_history(self, game_id: str, seq: int) -> None:
-        """The game's events up to the snapshot (`seq`), for the log: emitted as history."""
-        client = self._client
-
-        def got(events: list[GameEvent]) -> None:
-            if self._closed or game_id != self._game_id:
-                return
-            earlier = [e.engine_event() for e in events if e.seq <= seq]
-            self.history.emit([e for e in earlier if e is not None])
-
-        def failed(error: LobbyError) -> None:
-            pass  # (the log only starts later: nothing of the game is lost)
-
-        self._ops.run(lambda: client.log(game_id), got, failed, quiet=True)
-
-    def _claim_wait(self, players: list[dict[str, object]]) -> None:
-        """When the win may be claimed from the opponent, if the server counts down to it."""
-        seat = self.my_seat
-        wait = next((p.get("claim_in") for p in players
-                     if seat is not None and p.get("seat") == 1 - seat), None)
-        at = time.monotonic() + float(wait) if isinstance(wait, int | float) else None
-        counting = (at is None) != (self._claim_at is None)
-        self._claim_at = at
-        if counting:  # (the countdown starts or stops: the status line says so)
-            self.presence_changed.emit()
-
-    def _set_presence(self, presence: tuple[tuple[bool, bool], ...]) -> None:
-        if presence != self._presence:
-            self._presence = presence
-            self.presence_changed.emit()
-
-    def _ingest(self, events: Sequence[GameEvent], from_stream: bool) -> None:
-        """Apply numbered events once each, in order; a gap in the stream asks for a resync."""
-        switch_to: str | None = None
-        for event in events:
-            if event.seq <= self._seq:
-                continue
-            if event.seq != self._seq + 1 or self._summary is None:
-                if from_stream:
-                    self._resync()
-                break  # an answer ahead of the stream: the stream will bring it in order
-            self._seq, self._version = event.seq, event.version
-            engine = event.engine_event()
-            if engine is not None:
-                self._batch.append(engine)
-            elif event.kind == "rematch":
-                switch_to = str(event.data["game_id"])
-            else:
-                self._table_event(event)
-            if event.view is not None and self.status != "waiting":
-                self._settle_change(event.view)
-            if event.view is not None:  # (the last event of a change)
-                self._opponent_came = False
-        self._update_pending()
-        if switch_to is not None:
-            self._switch(switch_to)
-
-    def _settle_change(self, view: View) -> None:
-        batch, self._batch = self._batch, []
-        if self._restart:  # the game has just begun: a first view, nothing to animate
-            self._restart = False
-            self.started.emit()
-            batch = []
-        if view.over and self._summary is not None and self._summary.status != "finished":
-            self._summary = replace(self._summary, status="finished", winner=view.winner)
-        if batch or view != self._view:  # a table event leaves the view as it was
-            self._show(view, batch)
-
-    def _show(self, view: View, events: list[Event]) -> None:
-        self._view = view
-        if events:
-            self.events.emit(events)
-        self.view_changed.emit(view)
-        mine = self.my_seat is not None and not view.over and view.turn == self.my_seat
-        if mine and not self._my_turn:
-            self.your_turn.emit()
-        self._my_turn = mine
-
-    def _table_event(self, event: GameEvent) -> None:
-        """Seats taken and left, the start, a closed table, a rematch asked for."""
-        summary = self._summary
-        assert summary is not None
-        kind, data = event.kind, event.data
-        if kind in ("seat_taken", "seat_left"):
-            seat = (Seat.from_dict(data["player"]) if kind == "seat_taken"
-                    else Seat(int(data["seat"]), "open"))
-            leaving = summary.players[seat.seat].label if seat.open else ""
-            players = tuple(seat if p.seat == seat.seat else p for p in summary.players)
-            self._summary = replace(summary, players=players)
-            if seat.seat == self.my_seat:
-                return
-            if not seat.open:
-                self._opponent_came = True
-                self.opponent_joined.emit(seat.label)
-                self.notice.emit(f"{seat.label} took the open seat.")
-            else:
-                self.notice.emit(f"{leaving} left the table.")
-                self._say_waiting()
-        elif kind == "game_started":
-            self._summary = replace(summary, status="playing")
-            self._restart = True
-        elif kind == "game_closed":
-            if isinstance(summary, GameDetail):
-                self._summary = replace(summary, status="finished", closed=True)
-            else:
-                self._summary = replace(summary, status="finished")
-            self.notice.emit("The host closed this table before the game began.")
-        elif kind == "win_claimed":
-            self._claimed_from = int(data["away"])
-        elif kind == "rematch_offered":
-            asking = int(data["seat"])
-            if asking == self.my_seat:
-                other = summary.names[1 - asking]
-                self.notice.emit(f"Rematch asked for: waiting for {other} to agree.")
-            else:
-                press = ": press R to play again" if self.my_seat is not None else ""
-                self.notice.emit(f"{summary.names[asking]} asks for a rematch{press}.")
-
-    def _say_waiting(self) -> None:
-        if isinstance(self._summary, GameDetail) and self._summary.closed:
-            self.notice.emit("The host closed this table before the game began.")
-        elif self.my_seat is not None:
-            self.notice.emit(f"Waiting for a second player. Share the game id {self._game_id} "
-                             "to invite someone.")
-        else:
-            self.notice.emit("Waiting for a second player to take the open seat.")
-
-    def _say_where_we_are(self) -> None:
-        """After a reconnection: put the usual status line back."""
-        if self.view is not None:
-            self.view_changed.emit(self.view)
-        else:
-            self._say_waiting()
-
-    def _resync(self) -> None:
-        """Fetch the whole game again (the stream skipped something)."""
-        if self._resyncing or self._closed:
-            return
-        self._resyncing = True
-        client, game_id = self._client, self._game_id
-
-        def caught_up(detail: GameDetail) -> None:
-            self._resyncing = False
-            if not self._closed and game_id == self._game_id and detail.seq >= self._seq:
-                self._apply_snapshot(detail)
-
-        def failed(error: LobbyError) -> None:
-            self._resyncing = False
-            if not self._closed:  # (a closed game may be deleted: it must not emit)
-                self.error.emit(str(error))
-
-        self._ops.run(lambda: client.game(game_id), caught_up, failed,
-                      label="Catching up with the game…")
-
-    def _switch(self, game_id: str) -> None:
-        """Follow the players to a new game (a rematch)."""
-        if self._closed or game_id == self._game_id:
-            return
-        self._close_stream()
-        self._game_id = game_id
-        self._outstanding.clear()
-        self._seq = self._version = self._await_seq = 0
-        self._batch = []
-        self._claimed_from = None
-        self._claiming = False
-        self._update_pending()
-        self._set_presence(())
-        self._open_stream(None)
-
     # ----- actions -----
     def act(self, action: Action) -> None:
-        if self._closed or self.my_seat is None or self._summary is None:
+        if self.closed or self.my_seat is None or self._summary is None:
             return
         action_id = uuid.uuid4().hex
-        self._outstanding[action_id] = _Outgoing(action, self._version)
+        self._outstanding[action_id] = Outgoing(action, self._version)
         self._update_pending()
         self._send(action_id)
 
     def _send(self, action_id: str) -> None:
         out = self._outstanding.get(action_id)
-        if out is None or self._closed:
+        if out is None or self.closed:
             return
         client, game_id = self._client, self._game_id
         self._ops.run(
             lambda: client.act(game_id, out.version, out.action, action_id),
-            lambda result: self._acted(game_id, action_id, result.seq, result.events),
-            lambda error: self._act_failed(game_id, action_id, error),
-            label="Sending your move…",
+            lambda result: self._acted(action_id, result.seq, result.events),
+            lambda error: self._act_failed(action_id, error),
+            label="Sending your move…", owner=self._game.stamp(),
         )
 
-    def _acted(
-        self, game_id: str, action_id: str, seq: int, events: Sequence[GameEvent]
-    ) -> None:
-        if self._closed or game_id != self._game_id:
-            return
+    def _acted(self, action_id: str, seq: int, events: Sequence[GameEvent]) -> None:
         self._outstanding.pop(action_id, None)
         self._await_seq = max(self._await_seq, seq)
         self._ingest(events, from_stream=False)
 
-    def _act_failed(self, game_id: str, action_id: str, error: LobbyError) -> None:
+    def _act_failed(self, action_id: str, error: LobbyError) -> None:
         out = self._outstanding.get(action_id)
-        if self._closed or game_id != self._game_id or out is None:
+        if out is None:
             return
         if isinstance(error, ServerUnreachable) and out.tries < len(self._retry_ms):
             delay = self._retry_ms[out.tries]
@@ -504,50 +82,41 @@ class OnlineGame(TableSource):
             message = str(error)
         self.error.emit(message)
 
-    def _update_pending(self) -> None:
-        self._set_pending(bool(self._outstanding) or self._seq < self._await_seq)
-
     def rematch(self) -> None:
-        if self._closed or self.my_seat is None:
+        if self.closed or self.my_seat is None:
             return
         client, game_id = self._client, self._game_id
 
         def answered(detail: GameDetail) -> None:
-            if not self._closed and game_id == self._game_id and detail.rematch_game_id:
+            if detail.rematch_game_id:
                 self._switch(detail.rematch_game_id)
 
-        def refused(error: LobbyError) -> None:
-            if not self._closed and game_id == self._game_id:  # (see _resync's failed)
-                self.error.emit(str(error))
-
-        self._ops.run(lambda: client.rematch(game_id), answered, refused,
-                      label="Asking for a rematch…")
+        self._ops.run(lambda: client.rematch(game_id), answered,
+                      lambda error: self.error.emit(str(error)),
+                      label="Asking for a rematch…", owner=self._game.stamp())
 
     def claim(self) -> None:
         """Claim the win from the opponent who left; the game's end comes on the stream."""
-        if self._closed or not self.can_claim:
+        if self.closed or not self.can_claim:
             return
         client, game_id = self._client, self._game_id
-        self._claiming = True
-        self.presence_changed.emit()  # (the claim is on its way: not offered twice)
 
         def done() -> None:
-            self._claiming = False
             self.presence_changed.emit()
 
         def answered(detail: GameDetail) -> None:
-            if not self._closed and game_id == self._game_id:
-                done()
-                if detail.seq > self._seq:  # the stream is behind: catch up from the answer
-                    self._resync()
+            done()
+            if detail.seq > self._seq:  # the stream is behind: catch up from the answer
+                self._resync()
 
         def refused(error: LobbyError) -> None:
-            if not self._closed and game_id == self._game_id:  # (see _resync's failed)
-                done()
-                if isinstance(error, ActionRefused) and error.code in ("opponent_here",
-                                                                       "too_early"):
-                    return  # (came back meanwhile: presence says so, and the log)
-                self.error.emit(str(error))
+            done()
+            if isinstance(error, ActionRefused) and error.code in ("opponent_here",
+                                                                   "too_early"):
+                return  # (came back meanwhile: presence says so, and the log)
+            self.error.emit(str(error))
 
         self._ops.run(lambda: client.claim(game_id), answered, refused,
-                      label="Claiming the win…")
+                      label="Claiming the win…", owner=self._game.stamp(),
+                      exclusive=(self, "claim"))
+        self.presence_changed.emit()  # (the claim is on its way: not offered twice)

@@ -1,147 +1,45 @@
-"""Online play behind the lobby panel: the server, the sign-in, the live lobby, opening games.
+"""Online play behind the lobby panel: the server and the live lobby, with its parts.
 
-Built once the window is up (its imports, requests and keyring among them, would slow the
-first paint). Network work runs through an Operations runner; nothing here blocks the UI.
+The sign-in is in online_signin, opening games in online_games, the state they share in
+online_base; client.lifecycles has the connection's and the sign-in's states. Built once the
+window is up (its imports, requests and keyring among them, would slow the first paint).
+Network work runs through an Operations runner; nothing here blocks the UI.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
 import requests
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
-from ..client.errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
-from ..client.lobby_client import Account, GameDetail, GameSummary, LobbyClient
+from ..client.errors import LobbyError, ServerUnreachable
+from ..client.lifecycles import (
+    ConnectionEvent,
+    SignInEvent,
+)
+from ..client.lobby_client import GameSummary, LobbyClient
 from ..client.lobby_list import LobbyChange, LobbyList
 from ..client.local_server import LocalServer
-from ..client.online import OnlineGame
 from ..client.server_address import address_problem
-from ..client.signin_changes import last_change
-from ..client.sse import READ_TIMEOUT, EventStream, ServerEvent
-from ..client.tasks import Operations, emit_from_thread
+from ..client.sse import EventStream, ServerEvent
+from ..client.tasks import emit_from_thread
 from .lobby_panel import LobbyPanel
-from .online_options import OnlineOptions, TokenStores, begin_built_in
-from .settings import Settings
+from .online_base import AFTER_LOBBY_AT_LATEST_MS, BUILT_IN, SIGN_IN_CHECK_MS
+from .online_games import GamesPart
+from .online_options import OnlineOptions, begin_built_in
+from .online_signin import SignInPart
 
-if TYPE_CHECKING:
-    from ..client.auth_session import AuthSession
-    from ..client.credentials import Stored, TokenStore
-    from ..client.signin import TokenSet
-    from ..game.actions import Action
-    from .signin_dialog import SigninDialog
-
-BUILT_IN = "built-in, on this computer"
-AFTER_LOBBY_AT_LATEST_MS = 1500
-SIGN_IN_CHECK_MS = 5000  # how often the marker of a changed shared sign-in is looked at
-LOOKUP_AGAIN_MS = 1000  # a lookup that failed just as the lobby came back is tried once more
+__all__ = ["BUILT_IN", "OnlinePlay"]
 
 
-def _who(client: LobbyClient, auth: AuthSession) -> Account:
-    """On a worker: whose sign-in this is; noted beside it for the other windows."""
-    account = client.me()
-    auth.claim(account.id)
-    return account
-
-
-class SystemTokenStores:
-    """The OS keyring when it is a secure one; otherwise the player's choice, asked once."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self._this_session: dict[str, TokenStore] = {}
-
-    def existing(self, key: str) -> TokenStore | None:
-        from ..client.signin_changes import last_change
-
-        kept_somewhere = last_change() or self.settings.plaintext_tokens
-        if not kept_somewhere and key not in self._this_session:
-            # No sign-in was ever kept on this computer (keeping one leaves the marker): none
-            # to look up, and the keyring (with its backends, some 10 MB) stays unloaded.
-            return None
-        from ..client.credentials import NeedsChoice, Persistence, store_for
-
-        try:
-            return store_for(key)
-        except NeedsChoice:
-            if self.settings.plaintext_tokens:
-                return store_for(key, choice=Persistence.PLAINTEXT_FILE)
-            return self._this_session.get(key)
-
-    def ask(self, key: str, parent: QWidget) -> TokenStore | None:
-        from ..client.credentials import MemoryStore, PlaintextFileStore
-        from .signin_dialog import ask_for_store
-
-        store = self.existing(key) or ask_for_store(key, parent)
-        if isinstance(store, PlaintextFileStore):
-            self.settings.plaintext_tokens = True
-        elif isinstance(store, MemoryStore):
-            self._this_session[key] = store
-        return store
-
-
-class OnlinePlay(QObject):
+class OnlinePlay(SignInPart, GamesPart):
     """Connects the lobby panel to a lobby server and opens its games as table sources."""
 
-    game_opened = Signal(object)  # an OnlineGame, not started yet
-    attention = Signal(str, str)  # title, text: worth a desktop notification in the background
-    lobby_loaded = Signal()  # the lobby has listed the server's games (a snapshot came)
-    left_server = Signal(object, str)  # the game on the table from it (or None), its address
-    _lobby_event = Signal(object, object)  # stream token, ServerEvent
-    _lobby_status = Signal(object, str, str)  # stream token, status, detail
-
-    def __init__(
-        self,
-        settings: Settings,
-        panel: LobbyPanel,
-        window: QWidget,
-        options: OnlineOptions | None = None,
-    ) -> None:
-        super().__init__(window)
-        options = options or OnlineOptions()
-        self.settings = settings
-        self.panel = panel
-        self.window = window
-        self.stores: TokenStores = options.token_stores or SystemTokenStores(settings)
-        self.open_browser = options.open_browser
-        self.local = options.local_server
-        self.read_timeout = options.read_timeout or READ_TIMEOUT
-        self.ops = Operations(self)
-        self.lobby = LobbyList()
-        self.client: LobbyClient | None = None
-        self.account: Account | None = None
-        self.current: OnlineGame | None = None
-        self.server_setting: str | None = None
-        self.key = ""
-        self.signin_dialog: SigninDialog | None = None
-        self._stream: EventStream | None = None
-        self._token: object | None = None
-        self._generation = 0
-        self._reviving = False
-        self._closed = False
-        self._after_lobby: list[Callable[[], None]] = []
-        self._checking = False
-        self._check_again = False
-        self._restoring: int | None = None  # the server (generation) a restore is on its way for
-        self._sign_ins = 0  # counts sign-ins and sign-outs: a restore from before is stale
-        self._after_lobby_done = False
-        self._online = False  # the lobby stream is up and has listed the games: play is on
-        self._creating = False  # a game is being created: another Create waits for it
-        self._down = ""  # what the message line says of the connection while it is down
-        self._levels_missed = False  # looked up while the server could not be reached
-        self._restore_missed = False
-        # May a game be put on the table by itself (nothing is on it)? The window says.
-        self.table_free: Callable[[], bool] = lambda: self.current is None or self.current.closed
-        self._back_when_listed = False
-        self._may_go_back = False  # the kept sign-in being restored may reopen a game (start)
-        self._then_restored: list[Callable[[], None]] = []  # asked for while restoring
-        self._lobby_seen: str | None = None  # the id of the last lobby event applied
+    def _wire(self, panel: LobbyPanel, window: QWidget) -> None:
+        """At the end of __init__: the timers, the streams' signals and the panel's buttons."""
         self._check_timer = QTimer(self)
         self._check_timer.setInterval(SIGN_IN_CHECK_MS)
         self._check_timer.timeout.connect(self._check_if_changed)
-        self._seen_change = last_change()
         self._check_timer.start()
         window.installEventFilter(self)  # coming back to the window looks at once
         self.ops.busy_changed.connect(lambda busy: panel.set_busy(busy, self.ops.label))
@@ -172,11 +70,11 @@ class OnlinePlay(QObject):
         if leaving_built_in and url and self.local is not None:
             self.local.close()  # unused now: it leaves once no other window uses it either
         self.server_setting = url
-        self._generation += 1
-        generation = self._generation
+        self._server.move_on()  # what was on its way for the server before is dropped
         problem = address_problem(url) if url else ""
         if problem:  # (stored by hand, say): nothing is sent there, sign-ins least of all
             self.panel.set_server(url)
+            self.connection.fire(ConnectionEvent.REFUSE_ADDRESS)
             self._down = problem  # (what Create and Join say while they wait)
             self.panel.show_message(f"{problem} Change it in Settings (Ctrl+,).", error=True,
                                     keep=True)
@@ -185,25 +83,21 @@ class OnlinePlay(QObject):
             self._use_server(url, url)
             return
         local = self.local_server()
+        self.connection.fire(ConnectionEvent.START_BUILT_IN)
         self.panel.set_server(f"{BUILT_IN} (starting…)")
 
-        def started(base: str) -> None:
-            if generation == self._generation:
-                self._use_server(base, local.key)
-
-        self.ops.run(local.ensure, started, self._server_failed,
-                     label="Starting the built-in server…")
+        self.ops.run(local.ensure, lambda base: self._use_server(base, local.key),
+                     self._server_failed, label="Starting the built-in server…",
+                     owner=self._server.stamp())
 
     def local_server(self) -> LocalServer:
         if self.local is None:
             self.local = begin_built_in(OnlineOptions())
         return self.local
 
-    @property
-    def built_in(self) -> bool:
-        return self.server_setting == ""
-
     def _use_server(self, base: str, key: str) -> None:
+        if not self.connection.fire(ConnectionEvent.STARTED):  # (the built-in one started)
+            self.connection.fire(ConnectionEvent.SET_SERVER)
         self.key = key
         self.panel.set_server(BUILT_IN if self.built_in else base)
         self.panel.show_message("")
@@ -217,12 +111,9 @@ class OnlinePlay(QObject):
         self._may_go_back = True
         self._after_lobby = [lambda: self._load_levels(client),
                              lambda: self._restore_sign_in(client, key)]
-        generation = self._generation
-        QTimer.singleShot(AFTER_LOBBY_AT_LATEST_MS, self, lambda: self._lobby_late(generation))
-
-    def _lobby_late(self, generation: int) -> None:
-        if generation == self._generation:
-            self._lobby_listed()
+        here = self._server.stamp()
+        QTimer.singleShot(AFTER_LOBBY_AT_LATEST_MS, self,
+                          lambda: self._lobby_listed() if here.current else None)
 
     def _lobby_listed(self) -> None:
         self._after_lobby_done = True
@@ -234,8 +125,6 @@ class OnlinePlay(QObject):
         self._levels_missed = False
 
         def failed(error: LobbyError) -> None:
-            if client is not self.client:
-                return  # (a lookup on a server since left)
             if isinstance(error, ServerUnreachable):
                 self._levels_missed = True  # (looked up again once the lobby is listed)
                 if not self._online:
@@ -246,82 +135,7 @@ class OnlinePlay(QObject):
             self._show_error(error)
 
         self.ops.run(client.levels, self.panel.set_levels, failed,
-                     label="Loading the computer levels…")
-
-    def _lookup_again(self, lookup: Callable[[], None]) -> None:
-        client = self.client
-        QTimer.singleShot(LOOKUP_AGAIN_MS, self,
-                          lambda: lookup() if client is self.client and not self._closed else None)
-
-    def _restore_sign_in(
-        self, client: LobbyClient, key: str, then: Callable[[], None] | None = None,
-        again: bool = False,
-    ) -> None:
-        """A sign-in kept from before (in the keyring, say), and who it is."""
-        if self._restoring == self._generation:  # (what was asked waits for the one going)
-            if then is not None:
-                self._then_restored.append(then)
-            return
-        self._restoring = self._generation
-        stores, generation, sign_ins = self.stores, self._generation, self._sign_ins
-        base, http = client.base_url, client.http
-
-        def restore() -> tuple[AuthSession | None, Account | None]:
-            """On a worker: a sign-in kept from before, and who it is."""
-            from ..client.auth_session import AuthSession
-
-            store = stores.existing(key)
-            if store is None or store.load() is None:
-                return None, None
-            auth = AuthSession(base, store, http)
-            try:
-                return auth, _who(LobbyClient(base, auth, http), auth)
-            except SignedOut:
-                return None, None
-
-        def restored(found: tuple[AuthSession | None, Account | None]) -> None:
-            if self._restoring == generation:
-                self._restoring = None
-            if client is not self.client or generation != self._generation:
-                return  # (a server since left: what was asked there went with it)
-            waiting = [then] if then is not None else []
-            waiting += self._then_restored
-            self._then_restored = []
-            back, self._may_go_back = self._may_go_back, False
-            if sign_ins == self._sign_ins and client.auth is None and not self.account:
-                client.auth, account = found
-                self._set_account(account)
-                if account is not None and waiting:
-                    self.panel.show_message(f"Signed in as {account.display_name} "
-                                            "(the sign-in of your other Somnium window).")
-                elif account is not None and back:
-                    self._back_to_game()
-            if waiting and self.account is not None:
-                for asked in waiting:
-                    asked()
-            elif waiting:
-                self.panel.show_message("Not signed in: sign in, then try again.", error=True)
-
-        def failed(error: LobbyError) -> None:
-            if self._restoring == generation:
-                self._restoring = None
-            if client is not self.client or generation != self._generation:
-                return  # (a sign-in on a server since left)
-            if isinstance(error, ServerUnreachable):  # (what was asked waits for the retry)
-                self._restore_missed = True  # (tried again once the lobby is listed)
-                if not self._online:  # (the lobby's line says the server cannot be reached)
-                    if then is not None:
-                        self._then_restored.append(then)
-                    return
-                if not again:  # it came back while this was on its way
-                    self._lookup_again(
-                        lambda: self._restore_sign_in(client, key, then, again=True))
-                    return
-            self._then_restored = []
-            self._show_error(error)
-
-        self._restore_missed = False
-        self.ops.run(restore, restored, failed, label="Signing in…")
+                     label="Loading the computer levels…", owner=self._server.stamp())
 
     def _disconnect(self) -> None:
         if self._stream is not None:
@@ -330,13 +144,15 @@ class OnlinePlay(QObject):
         self.client = None
         self.lobby = LobbyList()
         self._set_account(None)
+        self.signing.fire(SignInEvent.SIGNED_OUT)
         self.panel.set_games([], None)
-        self._online, self._down, self._creating = False, "", False
+        self._down = ""
         self._then_restored = []
         self._lobby_seen = None
         self.panel.set_connected(False)
 
     def _server_failed(self, error: LobbyError) -> None:
+        self.connection.fire(ConnectionEvent.START_FAILED)
         self.panel.set_server(f"{BUILT_IN} (not running)" if self.built_in else
                               str(self.server_setting))
         self._down = str(error)  # (what Create and Join say while they wait)
@@ -344,24 +160,24 @@ class OnlinePlay(QObject):
 
     def _revive_built_in(self) -> None:
         """The built-in server went away (the app that started it quit): find or start one."""
-        if self._reviving or not self.built_in or self.local is None:
+        if not self.built_in or self.local is None \
+                or not self.connection.fire(ConnectionEvent.REVIVE):  # (one at a time)
             return
-        self._reviving = True
-        local, generation = self.local, self._generation
 
         def found(base: str) -> None:
-            self._reviving = False
+            self.connection.fire(ConnectionEvent.STARTED)
             client = self.client
-            if generation == self._generation and client is not None:
+            if client is not None:
                 client.base_url = base
                 if client.auth is not None:
                     client.auth.server_url = base
 
         def failed(error: LobbyError) -> None:
-            self._reviving = False
+            self.connection.fire(ConnectionEvent.START_FAILED)
             self._show_error(error)
 
-        self.ops.run(local.ensure, found, failed, label="Starting the built-in server…")
+        self.ops.run(self.local.ensure, found, failed,
+                     label="Starting the built-in server…", owner=self._server.stamp())
 
     # ----- the live lobby -----
     def _open_lobby_stream(self, last_event_id: str | None = None) -> None:
@@ -408,9 +224,6 @@ class OnlinePlay(QObject):
             return None
         return self.lobby.games.get(str(game.get("id"))) if isinstance(game, dict) else None
 
-    def _show_games(self) -> None:
-        self.panel.set_games(self.lobby.newest_first(), self.account.id if self.account else None)
-
     def _on_lobby_status(self, token: object, status: str, detail: str) -> None:
         if token is not self._token:
             return
@@ -439,7 +252,7 @@ class OnlinePlay(QObject):
 
     def _go_offline(self, why: str) -> None:
         """The lobby is not live: creating, joining and signing in wait for it."""
-        self._online = False
+        self.connection.fire(ConnectionEvent.LOST)
         self.panel.set_connected(False)
         self._down = why
         if self.panel.message.text() != why:  # (said once, not on every retry)
@@ -449,9 +262,8 @@ class OnlinePlay(QObject):
         """The lobby is live: play is on, and what could not be looked up while it was not
         (the computer levels, a kept sign-in) is looked up again."""
         was, self._down = self._down, ""
-        if self._online:
+        if self._online or not self.connection.fire(ConnectionEvent.LISTED):
             return
-        self._online = True
         self.panel.set_connected(True)
         if was and self.panel.message.text() == was:
             again = " again" if was != self._unreachable() else ""
@@ -462,14 +274,6 @@ class OnlinePlay(QObject):
                 self._load_levels(client)
             if self._restore_missed:
                 self._restore_sign_in(client, self.key)
-
-    def _waiting(self) -> bool:
-        """True (and says why) if the lobby is not live, so online play has to wait."""
-        if self._online:
-            return False
-        self.panel.show_message(self._down or "Connecting to the server: a moment…", error=True,
-                                keep=True)
-        return True
 
     def _tell(self, change: LobbyChange, before: GameSummary | None) -> None:
         """Say what matters to this player: their opponent came, their turn came."""
@@ -486,332 +290,15 @@ class OnlinePlay(QObject):
         elif change.kind == "turn_passed" and game.turn == seat and not self._on_table(game.id):
             self._say(f"It is your turn in “{game.name}”.", "Your turn")
 
-    def _say(self, text: str, title: str) -> None:
-        self.panel.show_message(text)
-        self.attention.emit(title, text)
-
-    def _back_to_game(self) -> None:
-        """Signed in by a kept sign-in (at start-up, or back on this server): put a game this
-        player is still playing back on the table, if nothing else is on it. Their turn first,
-        then the newest."""
-        account = self.account
-        if account is None or self._closed:
-            return
-        if not self.lobby.loaded:
-            self._back_when_listed = True
-            return
-        self._back_when_listed = False
-        if not self.table_free():
-            return
-        mine = [game for game in self.lobby.newest_first()
-                if game.status == "playing" and game.seat_of(account.id) is not None]
-        if not mine:
-            return
-        game = next((g for g in mine if g.turn == g.seat_of(account.id)), mine[0])
-        self._open(game.id, game)
-        more = len(mine) - 1
-        also = (f" You play {more} more game{'s' if more > 1 else ''}: in bold in the list."
-                if more else "")
-        self.panel.show_message(f"Back at your game “{game.name}”.{also}")
-
-    def _on_table(self, game_id: str) -> bool:
-        game = self.current
-        return game is not None and not game.closed and game.game_id == game_id
-
-    # ----- signing in -----
-    def _set_account(self, account: Account | None) -> None:
-        before, self.account = self.account, account
-        self.panel.set_account(account.display_name if account else None)
-        self._show_games()
-        if (before.id if before else None) == (account.id if account else None):
-            return
-        stream = self._stream
-        if stream is not None and self.client is not None:  # signed now as someone else
-            stream.close()
-            self._open_lobby_stream(self._lobby_seen)
-        current = self.current
-        if current is None or current.closed:
-            return
-        listed = self.lobby.games.get(current.game_id)
-        if account is not None and current.my_seat is None and listed is not None \
-                and listed.seat_of(account.id) is not None:
-            self._open(current.game_id, listed)  # our own game, opened before: play it
-        else:
-            current.sign_again()  # (signed out: no longer at the table by this stream)
-
-    def sign_in(self, then: Callable[[], None] | None = None, why: str = "") -> None:
-        """Sign in through the browser; then carry on with `then` (what the player asked for)."""
-        client = self.client
-        if client is None:
-            self.panel.show_message("Not connected to a server yet.", error=True)
-            return
-        if self._waiting():
-            return
-        if self.signin_dialog is not None and self.signin_dialog.isVisible():
-            self.signin_dialog.raise_()
-            return
-        if client.auth is None:  # signed in meanwhile in another window: that sign-in it is
-            kept = self.stores.existing(self.key)
-            if kept is not None and kept.load() is not None:
-                self._restore_sign_in(client, self.key, then)
-                return
-        store = client.auth.store if client.auth is not None else None
-        store = store or self.stores.ask(self.key, self.window)
-        if store is None:
-            self.panel.show_message(f"Not signed in{why}.")
-            return
-        from .signin_dialog import SigninDialog
-
-        if self.open_browser is not None:
-            dialog = SigninDialog(client.base_url, self.window, open_browser=self.open_browser)
-        else:
-            dialog = SigninDialog(client.base_url, self.window)
-        self._forget_dialog()
-        self.signin_dialog = dialog
-        dialog.signed_in.connect(lambda tokens: self._signed_in(client, store, tokens, then))
-        dialog.rejected.connect(
-            lambda: self.panel.show_message(f"Sign-in cancelled{why}.")
-        )
-        dialog.open()
-
-    def _forget_dialog(self) -> None:
-        old, self.signin_dialog = self.signin_dialog, None
-        if old is not None:
-            old.wait_finished(1.0)
-            old.deleteLater()
-
-    def _signed_in(
-        self,
-        client: LobbyClient,
-        store: TokenStore,
-        tokens: TokenSet,
-        then: Callable[[], None] | None,
-    ) -> None:
-        if client is not self.client:
-            return
-        self._sign_ins += 1
-        from ..client.auth_session import AuthSession
-
-        auth = client.auth if client.auth is not None else AuthSession(
-            client.base_url, store, client.http
-        )
-        auth.adopt(tokens)
-        client.auth = auth
-
-        def known(account: Account) -> None:
-            if client is self.client:
-                self._set_account(account)
-                self.panel.show_message(f"Signed in as {account.display_name}.")
-                if then is not None:
-                    then()
-
-        self.ops.run(lambda: _who(client, auth), known, self._show_error, label="Signing in…")
-
-    def sign_out(self) -> None:
-        client = self.client
-        if client is None or client.auth is None:
-            return
-        auth, client.auth = client.auth, None
-        self._sign_ins += 1
-        self._set_account(None)
-        self.ops.run(auth.sign_out, lambda _: self.panel.show_message("Signed out."),
-                     self._show_error, label="Signing out…")
-
-    # ----- the sign-in shared with the other windows -----
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.WindowActivate:
-            self.check_sign_in()
-        return False
-
-    def _check_if_changed(self) -> None:
-        """On the timer: look at the sign-in only if some window wrote or cleared one since the
-        last look (a marker file; the keyring itself is not asked on a timer)."""
-        change = last_change()
-        if change != self._seen_change:
-            self._seen_change = change
-            self.check_sign_in()
-
-    def check_sign_in(self) -> None:
-        """Follow the sign-in kept for this server, which every Somnium window of this user
-        shares: signed out in another window signs out here; signed in there (as anyone)
-        signs in here as the same account."""
-        client = self.client
-        if client is None or self._closed:
-            return
-        if self._checking:  # one look at a time; another once this one is done
-            self._check_again = True
-            return
-        auth, stores, key, generation = client.auth, self.stores, self.key, self._generation
-        if auth is None and self.account is None and not self._after_lobby_done:
-            return  # (the kept sign-in is being restored)
-
-        def look() -> Stored | None:
-            """On a worker: what the store holds now."""
-            from ..client.credentials import Stored
-
-            store = auth.store if auth is not None else stores.existing(key)
-            return Stored.read(store) if store is not None else None
-
-        def seen(stored: Stored | None) -> None:
-            self._looked()
-            if client is not self.client or generation != self._generation \
-                    or client.auth is not auth:
-                return
-            if auth is not None and stored is None:
-                client.auth = None
-                self._sign_ins += 1
-                self._set_account(None)
-                self.panel.show_message("Signed out (in another Somnium window).")
-            elif auth is not None and stored is not None and stored.user_id is not None \
-                    and self.account is not None and stored.user_id != self.account.id:
-                auth.forget_access()  # its access token is the old account's
-                self.ops.run(lambda: _who(client, auth), self._now_signed_in_as,
-                             self._show_error, label="Signing in…")
-            elif auth is None and stored is not None and self.account is None:
-                self._restore_sign_in(client, key)
-
-        def failed(error: LobbyError) -> None:
-            self._looked()
-
-        self._checking = True
-        self.ops.run(look, seen, failed, quiet=True)
-
-    def _looked(self) -> None:
-        self._checking = False
-        if self._check_again:
-            self._check_again = False
-            QTimer.singleShot(0, self, self.check_sign_in)  # (after this look is acted on)
-
-    def _now_signed_in_as(self, account: Account) -> None:
-        self._set_account(account)
-        self.panel.show_message(
-            f"Signed in as {account.display_name} (signed in in another Somnium window).")
-
-    def _signed_in_then(self, action: Callable[[], None], why: str) -> None:
-        """Run `action` now if signed in, else after signing in."""
-        if self.account is not None and self.client is not None and self.client.auth:
-            action()
-        else:
-            self.sign_in(then=action, why=why)
-
-    # ----- games -----
-    def create(self, name: str, level: str | None) -> None:
-        if self._waiting():
-            return
-        self._signed_in_then(lambda: self._create(name, level), ": the game was not created")
-
-    def _create(self, name: str, level: str | None) -> None:
-        client, account = self.client, self.account
-        if client is None or account is None:
-            return
-        if self._creating:
-            return  # (a double click, or Enter pressed twice: one table)
-        title = name or f"{account.display_name}'s table"
-        self._creating = True
-
-        def created(detail: GameDetail) -> None:
-            self._creating = False
-            if self.panel.name_field.text().strip() == name:
-                self.panel.name_field.clear()  # a second Create must not repeat this table
-            self._open_detail(detail)
-
-        def failed(error: LobbyError) -> None:
-            self._creating = False
-            self._failed(error, lambda: self._create(name, level))
-
-        self.ops.run(lambda: client.create(title, level), created, failed,
-                     label="Creating the game…")
-
-    def join(self, game_id: str) -> None:
-        if self._waiting():
-            return
-        self._signed_in_then(lambda: self._join(game_id), ": the game was not joined")
-
-    def _join(self, game_id: str) -> None:
-        client = self.client
-        if client is None:
-            return
-
-        def refused(error: LobbyError) -> None:
-            if isinstance(error, ActionRefused) and error.code == "already_seated":
-                self.panel.show_message("You already play in that game: it is on your table.")
-                current = self.current
-                if current is None or current.game_id != game_id or current.closed:
-                    self.watch(game_id)  # our own table: play it
-            elif isinstance(error, ActionRefused) and error.code in ("game_started",
-                                                                      "seat_taken", "host_away"):
-                self.panel.show_message(f"{error} Watching it instead.")
-                self.watch(game_id)
-            else:
-                self._failed(error, lambda: self._join(game_id))
-
-        def joined(detail: GameDetail) -> None:
-            if self.panel.game_id_field.text().strip().upper() == game_id:
-                self.panel.game_id_field.clear()  # (done with; the table shows the id)
-            self._open_detail(detail)
-
-        self.ops.run(lambda: client.join(game_id), joined, refused,
-                     label="Joining the game…")
-
-    def watch(self, game_id: str) -> None:
-        """Open a game: your seat if you sit at it, else watching (no sign-in needed)."""
-        if self.client is None:
-            return
-        self._open(game_id.strip().upper(), self.lobby.games.get(game_id.strip().upper()))
-
-    def _open_detail(self, detail: GameDetail) -> None:
-        self._open(detail.id, detail)
-
-    def _open(self, game_id: str, first: GameSummary | None) -> None:
-        client = self.client
-        if client is None or self._closed:
-            return
-        game = OnlineGame(client, game_id, self.ops, first=first,
-                          user_id=self.account.id if self.account else None,
-                          read_timeout=self.read_timeout)
-        game.signed_out.connect(lambda action: self._move_signed_out(game, action))
-        self.current = game
-        self.game_opened.emit(game)
-
-    def _move_signed_out(self, game: OnlineGame, action: Action) -> None:
-        """A move refused for want of a sign-in: sign in, then play it (if it still may be)."""
-        self._lost_sign_in()
-
-        def again() -> None:
-            view = game.view
-            if self.current is game and not game.closed and view is not None \
-                    and view.turn == game.my_seat and action in view.legal and not game.pending:
-                game.act(action)
-
-        self.sign_in(then=again, why=": the move was not played")
-
-    def _lost_sign_in(self) -> None:
-        client = self.client
-        if client is not None:
-            client.auth = None
-        self._sign_ins += 1
-        self._set_account(None)
-        self.panel.show_message("You are signed out: sign in again to play on.", error=True)
-
-    def _failed(self, error: LobbyError, retry: Callable[[], None]) -> None:
-        if isinstance(error, SignedOut):
-            self._lost_sign_in()
-            self.sign_in(then=retry)
-        else:
-            self._show_error(error)
-
-    def _show_error(self, error: LobbyError) -> None:
-        self.panel.show_message(str(error), error=True)
-
     # ----- the end -----
     def close(self) -> None:
         """Stop every stream and operation; let go of the built-in server."""
-        self._closed = True
+        self.connection.fire(ConnectionEvent.CLOSE)
         self._check_timer.stop()
         self.window.removeEventFilter(self)
         if self.signin_dialog is not None:
-            self.signin_dialog.reject()
-            self.signin_dialog.wait_finished(2.0)
+            self.signin_dialog.reject()  # (its worker ends by itself: nothing waits for it)
+            self.signin_dialog.dispose()
         self._disconnect()
         self.ops.close()
         if self.local is not None:

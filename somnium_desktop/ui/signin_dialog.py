@@ -1,18 +1,17 @@
 """The sign-in dialog (URL with Copy, Cancel, time left) and the no-secure-keyring question.
 
-A thin shell over client.signin.SigninFlow: the flow runs on a worker thread and its outcome comes
-back to the UI thread through a Qt signal.
+A thin shell over client.signin.SigninFlow: the flow waits for the browser through an
+Operations runner, which brings its outcome back to the UI thread.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from keyring.backend import KeyringBackend
-from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -34,16 +33,11 @@ from ..client.credentials import (
     store_for,
 )
 from ..client.signin import SIGNIN_TIMEOUT, SigninError, SigninFlow, TokenSet
+from ..client.tasks import Operations
 
 
 def open_in_system_browser(url: str) -> bool:
     return QDesktopServices.openUrl(QUrl(url))
-
-
-class _Relay(QObject):
-    """Carries the worker's outcome to the UI thread (queued across threads)."""
-
-    finished = Signal(object)
 
 
 class SigninDialog(QDialog):
@@ -67,9 +61,10 @@ class SigninDialog(QDialog):
         self._open_browser = open_browser
         # The browser is opened here, on the UI thread; the flow itself only waits.
         self.flow = SigninFlow(server_url, open_browser=lambda url: None, timeout=timeout)
-        self._worker: threading.Thread | None = None
-        self._relay = _Relay()
-        self._relay.finished.connect(self._finished)
+        self._ops = Operations(self)
+        self._started = False
+        self._waiting = False  # the flow waits for the browser (on a worker)
+        self._disposed = False
 
         self.status = QLabel(
             "Your browser has opened the sign-in page. If it did not, copy this address into it:"
@@ -105,27 +100,27 @@ class SigninDialog(QDialog):
 
     def start(self) -> None:
         """Listen, show the address, open the browser and wait on a worker thread."""
-        if self._worker is not None:
+        if self._started:
             return
+        self._started = self._waiting = True
         url = self.flow.start()
         self.url_field.setText(url)
         self.url_field.setCursorPosition(0)
         self._tick()
         self._ticker.start()
-        self._worker = threading.Thread(target=self._run, name="signin", daemon=True)
-        self._worker.start()
+        self._ops.run(self.flow.run, self._finished,
+                      lambda error: self._finished(str(error) or type(error).__name__),
+                      quiet=True, on_done=self._flow_done, expected=(SigninError,))
         self._open_browser(url)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.start()
 
-    def _run(self) -> None:
-        try:
-            outcome: TokenSet | str = self.flow.run()
-        except SigninError as error:
-            outcome = str(error) or type(error).__name__
-        self._relay.finished.emit(outcome)
+    def _flow_done(self) -> None:
+        self._waiting = False
+        if self._disposed:
+            self.deleteLater()
 
     def copy_url(self) -> None:
         QGuiApplication.clipboard().setText(self.url)
@@ -159,16 +154,19 @@ class SigninDialog(QDialog):
         self._cancelled = True
         self._ticker.stop()
         self.flow.cancel()
-        if self._worker is None:
+        if not self._started:
             self.flow.close()
         super().reject()
 
+    def dispose(self) -> None:
+        """Delete this dialog once its flow is done (at once if it is), without waiting."""
+        self._disposed = True
+        if not self._waiting:
+            self.deleteLater()
+
     def wait_finished(self, timeout: float = 5.0) -> bool:
-        """For a caller that must know the worker is done (e.g. before quitting)."""
-        if self._worker is not None:
-            self._worker.join(timeout)
-            return not self._worker.is_alive()
-        return True
+        """For a caller that must know the flow is done (tests, quitting); blocks."""
+        return self._ops.wait_idle(timeout)
 
 
 class PersistenceDialog(QMessageBox):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from PySide6.QtCore import QTimer
@@ -222,3 +223,42 @@ def test_a_broken_bot_is_reported_not_swallowed(qtbot: QtBot) -> None:
         qtbot.waitUntil(lambda: bool(raised), timeout=3000)
     assert "lost its marbles" in str(raised[0][1])
     game.close()
+
+
+class HeldBot(PlainBot):
+    """Thinks until the test lets it answer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.thinking = threading.Event()
+        self.go = threading.Event()
+        self.answered = threading.Event()
+
+    def choose(self, view: View, seat: int) -> Action:
+        self.thinking.set()
+        self.go.wait(5)
+        answer = super().choose(view, seat)
+        self.answered.set()
+        return answer
+
+
+def test_closing_does_not_wait_for_the_computer_and_drops_its_late_answer(
+    qtbot: QtBot,
+) -> None:
+    bot = HeldBot()
+    state = stacked([c(Suit.ANGELS, 3), c(Suit.SUNS, 4)], first=1)
+    game = OfflineGame(lambda s: bot, deal=lambda s: state, pace_ms=0)
+    seen = Recorder(game)
+    try:
+        game.start()
+        qtbot.waitUntil(bot.thinking.is_set, timeout=3000)
+        before = list(seen.log)
+        game.close()  # while the computer still thinks: the UI thread does not wait for it
+        assert not bot.answered.is_set()
+        bot.go.set()
+        qtbot.waitUntil(bot.answered.is_set, timeout=3000)
+        qtbot.wait(100)  # (its answer would be delivered on the UI thread by now)
+        assert seen.log == before  # nothing is emitted to a closed game
+        assert game.view == view_of(state)
+    finally:
+        bot.go.set()

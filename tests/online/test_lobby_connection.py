@@ -10,6 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 
+from somnium_desktop.client.lifecycles import Connection
 from somnium_desktop.client.local_server import LocalServer
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.ui.lobby_panel import LobbyPanel
@@ -177,3 +178,29 @@ def test_online_play_goes_off_while_the_server_is_gone_and_on_when_it_is_back(
     finally:
         close_windows(qtbot, window)
         (second or first).stop()
+
+
+def test_a_built_in_server_that_went_away_is_started_again(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """As when the app that started the shared built-in server quits: this window finds or
+    starts one again (the connection passes through reviving) and its lobby comes back."""
+    server = LocalServer(tmp_path / "data", idle=0.5)
+    window = open_window(qtbot, tmp_path, "Ada", "", local_server=server)
+    panel = window.lobby_panel
+    online = window.online
+    assert online is not None
+    states: list[Connection] = []
+    online.connection.on_change = lambda before, after: states.append(after)
+    try:
+        qtbot.waitUntil(lambda: online.connection.state is Connection.ONLINE, timeout=30000)
+        server.stop()  # (the server goes; this window did not ask for that)
+        qtbot.waitUntil(lambda: Connection.REVIVING in states, timeout=15000)
+        qtbot.waitUntil(lambda: online.connection.state is Connection.ONLINE, timeout=30000)
+        assert states[-3:] == [Connection.REVIVING, Connection.DOWN, Connection.ONLINE] or \
+            states[-2:] == [Connection.REVIVING, Connection.ONLINE]
+        assert online_on(panel) and server.owned and server.base_url is not None
+        assert online.client is not None and online.client.base_url == server.base_url
+    finally:
+        close_windows(qtbot, window)
+        assert server.wait_stopped(15)

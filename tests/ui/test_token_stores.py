@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOOK = """
 import sys
 from PySide6.QtCore import QSettings
-from somnium_desktop.ui.online_play import SystemTokenStores
+from somnium_desktop.ui.token_stores import SystemTokenStores
 from somnium_desktop.ui.settings import Settings
 
 store = QSettings(sys.argv[1], QSettings.Format.IniFormat)

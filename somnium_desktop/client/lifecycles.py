@@ -1,0 +1,200 @@
+"""Online play's lifecycles as states and transitions: connection, sign-in, its store, table.
+
+Each is a plain table of (state, event) -> state, so that every transition can be tested by
+itself; an event that the table does not list for the current state changes nothing (a late
+or doubled event). The UI reads the state instead of keeping flags of its own.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable, Mapping
+from typing import Generic, TypeVar
+
+S = TypeVar("S", bound=enum.Enum)
+E = TypeVar("E", bound=enum.Enum)
+log = logging.getLogger("somnium_desktop.lifecycles")
+
+
+class Machine(Generic[S, E]):
+    """A state and the table of its transitions."""
+
+    def __init__(self, name: str, table: Mapping[tuple[S, E], S], start: S,
+                 on_change: Callable[[S, S], None] | None = None) -> None:
+        self.name = name
+        self.table = table
+        self.state = start
+        self.on_change = on_change
+
+    def fire(self, event: E) -> bool:
+        """Take the transition for `event`; False (nothing changes) when there is none."""
+        after = self.table.get((self.state, event))
+        if after is None:
+            log.debug("%s: %s ignored in %s", self.name, event.name, self.state.name)
+            return False
+        before, self.state = self.state, after
+        if before is not after and self.on_change is not None:
+            self.on_change(before, after)
+        return True
+
+    def allows(self, event: E) -> bool:
+        return (self.state, event) in self.table
+
+
+class Connection(enum.Enum):
+    """Where the app stands with its lobby server."""
+
+    NONE = "no server"
+    BAD_ADDRESS = "an address that is not used"
+    STARTING = "the built-in server is starting"
+    CONNECTING = "the lobby stream is opening"
+    ONLINE = "the lobby is listed and live"
+    DOWN = "the lobby stream is not live"
+    REVIVING = "down, and the built-in server is being found or started again"
+    CLOSED = "online play has ended"
+
+
+class ConnectionEvent(enum.Enum):
+    SET_SERVER = "a server is set"
+    REFUSE_ADDRESS = "the address set is refused"
+    START_BUILT_IN = "the built-in server is asked for"
+    STARTED = "a server answers at a base address"
+    START_FAILED = "the built-in server did not start"
+    REVIVE = "the built-in server went away: find or start it again"
+    LISTED = "the lobby stream listed the games, or came back"
+    LOST = "the lobby stream is lost, misanswered or failed"
+    CLOSE = "the app is closing"
+
+
+C, CE = Connection, ConnectionEvent
+CONNECTION: dict[tuple[Connection, ConnectionEvent], Connection] = {
+    **{(state, CE.SET_SERVER): C.CONNECTING for state in C if state is not C.CLOSED},
+    **{(state, CE.REFUSE_ADDRESS): C.BAD_ADDRESS for state in C if state is not C.CLOSED},
+    **{(state, CE.START_BUILT_IN): C.STARTING for state in C if state is not C.CLOSED},
+    **{(state, CE.CLOSE): C.CLOSED for state in C},
+    (C.STARTING, CE.STARTED): C.CONNECTING,
+    (C.STARTING, CE.START_FAILED): C.DOWN,
+    (C.CONNECTING, CE.LISTED): C.ONLINE,
+    (C.CONNECTING, CE.LOST): C.DOWN,
+    (C.DOWN, CE.LISTED): C.ONLINE,
+    (C.DOWN, CE.LOST): C.DOWN,
+    (C.ONLINE, CE.LOST): C.DOWN,
+    (C.ONLINE, CE.LISTED): C.ONLINE,
+    (C.DOWN, CE.REVIVE): C.REVIVING,
+    (C.REVIVING, CE.STARTED): C.DOWN,  # (the stream comes back to it by itself)
+    (C.REVIVING, CE.START_FAILED): C.DOWN,
+    (C.REVIVING, CE.LOST): C.REVIVING,
+    (C.REVIVING, CE.LISTED): C.ONLINE,
+}
+
+
+class SignIn(enum.Enum):
+    """Where this window stands with the sign-in kept for the server."""
+
+    SIGNED_OUT = "no sign-in"
+    RESTORING = "a kept sign-in is being read and confirmed"
+    IN_BROWSER = "the sign-in dialog is open"
+    CONFIRMING = "tokens came; /me is asked whose they are"
+    SIGNED_IN = "signed in, the account known"
+
+
+class SignInEvent(enum.Enum):
+    RESTORE = "a kept sign-in is looked for"
+    RESTORED = "the kept sign-in and its account came"
+    NONE_KEPT = "there was no kept sign-in (or it failed)"
+    OPEN_DIALOG = "the player signs in through the browser"
+    TOKENS = "the browser sign-in gave tokens"
+    CANCELLED = "the dialog was closed without a sign-in"
+    CONFIRMED = "/me said whose sign-in it is"
+    FAILED = "confirming the sign-in failed"
+    SIGNED_OUT = "signed out here, elsewhere, or refused by the server"
+
+
+SI, IE = SignIn, SignInEvent
+SIGN_IN: dict[tuple[SignIn, SignInEvent], SignIn] = {
+    (SI.SIGNED_OUT, IE.RESTORE): SI.RESTORING,
+    (SI.RESTORING, IE.RESTORED): SI.SIGNED_IN,
+    (SI.RESTORING, IE.NONE_KEPT): SI.SIGNED_OUT,
+    (SI.SIGNED_OUT, IE.OPEN_DIALOG): SI.IN_BROWSER,
+    (SI.RESTORING, IE.OPEN_DIALOG): SI.IN_BROWSER,  # (the restore's answer is then dropped)
+    (SI.SIGNED_IN, IE.OPEN_DIALOG): SI.IN_BROWSER,  # (the server refused it: sign in again)
+    (SI.IN_BROWSER, IE.CANCELLED): SI.SIGNED_OUT,
+    (SI.IN_BROWSER, IE.TOKENS): SI.CONFIRMING,
+    (SI.SIGNED_IN, IE.TOKENS): SI.CONFIRMING,  # (another account, from another window)
+    (SI.SIGNED_OUT, IE.TOKENS): SI.CONFIRMING,  # (the dialog's answer after a sign-out)
+    (SI.CONFIRMING, IE.CONFIRMED): SI.SIGNED_IN,
+    (SI.SIGNED_IN, IE.CONFIRMED): SI.SIGNED_IN,
+    (SI.CONFIRMING, IE.FAILED): SI.SIGNED_OUT,
+    **{(state, IE.SIGNED_OUT): SI.SIGNED_OUT for state in SI},
+}
+
+
+class TableLink(enum.Enum):
+    """How an online game on the table follows its game's event stream."""
+
+    OPENING = "the stream is opening"
+    LIVE = "the stream is connected"
+    RECONNECTING = "the stream was lost (or answered badly) and is trying again"
+    GIVEN_UP = "the stream failed for good"
+    CLOSED = "the game left the table"
+
+
+class TableEvent(enum.Enum):
+    CONNECTED = "the stream connected"
+    DROPPED = "the stream was lost or misanswered"
+    FAILED = "the stream gave up"
+    REOPEN = "a new stream is opened (signed again, or a rematch)"
+    CLOSE = "the game leaves the table"
+
+
+T, TE = TableLink, TableEvent
+TABLE_LINK: dict[tuple[TableLink, TableEvent], TableLink] = {
+    (T.OPENING, TE.CONNECTED): T.LIVE,
+    (T.OPENING, TE.DROPPED): T.RECONNECTING,
+    (T.LIVE, TE.DROPPED): T.RECONNECTING,
+    (T.RECONNECTING, TE.DROPPED): T.RECONNECTING,
+    (T.RECONNECTING, TE.CONNECTED): T.LIVE,
+    (T.LIVE, TE.REOPEN): T.OPENING,
+    (T.GIVEN_UP, TE.REOPEN): T.OPENING,
+    (T.OPENING, TE.REOPEN): T.OPENING,
+    (T.RECONNECTING, TE.REOPEN): T.RECONNECTING,  # (still down: say so once it is back)
+    **{(state, TE.FAILED): T.GIVEN_UP for state in (T.OPENING, T.LIVE, T.RECONNECTING)},
+    **{(state, TE.CLOSE): T.CLOSED for state in T},
+}
+
+
+class StoreAccess(enum.Enum):
+    """This window's use of the shared sign-in's store: one look or write at a time."""
+
+    IDLE = "nothing is looking at or writing the store"
+    LOOKING = "a look at the store is on its way"
+    LOOKING_THEN_AGAIN = "a look is on its way, and another was asked for meanwhile"
+    WRITING = "a sign-in's tokens are being written"
+    WRITING_THEN_LOOK = "tokens are being written; a look waits for them (else: empty store)"
+
+
+class StoreEvent(enum.Enum):
+    LOOK = "a look is asked for"
+    LOOKED = "the look is done"
+    WRITE = "a sign-in's tokens are being written"
+    WRITTEN = "they are"
+
+
+A, AE = StoreAccess, StoreEvent
+STORE_ACCESS: dict[tuple[StoreAccess, StoreEvent], StoreAccess] = {
+    (A.IDLE, AE.LOOK): A.LOOKING,
+    (A.LOOKING, AE.LOOK): A.LOOKING_THEN_AGAIN,
+    (A.LOOKING_THEN_AGAIN, AE.LOOK): A.LOOKING_THEN_AGAIN,
+    (A.LOOKING, AE.LOOKED): A.IDLE,
+    (A.LOOKING_THEN_AGAIN, AE.LOOKED): A.IDLE,  # (and the next look starts)
+    (A.IDLE, AE.WRITE): A.WRITING,
+    (A.LOOKING, AE.WRITE): A.WRITING_THEN_LOOK,  # (the look on its way is of the old sign-in)
+    (A.LOOKING_THEN_AGAIN, AE.WRITE): A.WRITING_THEN_LOOK,
+    (A.WRITING, AE.WRITE): A.WRITING,
+    (A.WRITING_THEN_LOOK, AE.WRITE): A.WRITING_THEN_LOOK,
+    (A.WRITING, AE.LOOK): A.WRITING_THEN_LOOK,
+    (A.WRITING_THEN_LOOK, AE.LOOK): A.WRITING_THEN_LOOK,
+    (A.WRITING, AE.WRITTEN): A.IDLE,
+    (A.WRITING_THEN_LOOK, AE.WRITTEN): A.IDLE,  # (and the look that waited starts)
+}

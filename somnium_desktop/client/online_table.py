@@ -1,0 +1,130 @@
+"""An online game as the table reads it: names, seats, view, presence and the claim."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from PySide6.QtCore import Signal
+
+from ..game.actions import Action
+from ..game.view import View
+from .lifecycles import Machine, TableEvent, TableLink
+from .lobby_client import GameDetail, GameSummary
+from .source import TableSource
+from .sse import EventStream
+from .tasks import Operations
+
+RETRY_DELAYS_MS = (300, 1000, 2000, 4000, 8000)  # resending an action after a dropped connection
+
+
+@dataclass
+class Outgoing:
+    """An action on its way: made against `version`, retried under the same id."""
+
+    action: Action
+    version: int
+    tries: int = 0
+
+
+class GameOnTable(TableSource):
+    """What the table shows of an online game; FollowedGame keeps it up to date."""
+
+    your_turn = Signal()  # it has just become this seat's turn (see turn_came_with_opponent)
+    opponent_joined = Signal(str)  # who took the other seat
+    signed_out = Signal(object)  # an action found no valid sign-in: that action (not played)
+    _arrived = Signal(object, object)  # stream token, ServerEvent (from the reader's thread)
+    _stream_said = Signal(object, str, str)  # stream token, status, detail
+
+    # Set by FollowedGame.__init__; what the table is shown from.
+    _summary: GameSummary | None
+    _user_id: str | None
+    _game_id: str
+    _view: View | None
+    _presence: tuple[tuple[bool, bool], ...]  # per seat: away, claimable
+    _watchers: int
+    _ops: Operations
+    _claim_at: float | None  # (monotonic) when the win may be claimed
+    _claimed_from: int | None
+    _opponent_came: bool  # the change being applied seated the opponent
+    _stream: EventStream | None
+    link: Machine[TableLink, TableEvent]
+
+    # ----- what the table shows -----
+    @property
+    def game_id(self) -> str:
+        return self._game_id
+
+    @property
+    def game_name(self) -> str:
+        return self._summary.name if self._summary is not None else f"Game {self._game_id}"
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return self._summary.names if self._summary is not None else ("Player 1", "Player 2")
+
+    @property
+    def my_seat(self) -> int | None:
+        return self._summary.seat_of(self._user_id) if self._summary is not None else None
+
+    @property
+    def view(self) -> View | None:
+        return self._view if self.status != "waiting" else None
+
+    @property
+    def status(self) -> str:
+        """The game's state: waiting, playing or finished ("" before anything is known)."""
+        return self._summary.status if self._summary is not None else ""
+
+    @property
+    def can_rematch(self) -> bool:
+        closed = isinstance(self._summary, GameDetail) and self._summary.closed
+        return self.my_seat is not None and not closed
+
+    @property
+    def closed(self) -> bool:
+        return self.link.state is TableLink.CLOSED
+
+    def away(self, seat: int) -> bool:
+        return seat < len(self._presence) and self._presence[seat][0]
+
+    @property
+    def watchers(self) -> int:
+        return self._watchers
+
+    def _set_watchers(self, count: int) -> None:
+        if count != self._watchers:
+            self._watchers = count
+            self.watchers_changed.emit(count)
+
+    @property
+    def can_claim(self) -> bool:
+        seat, view = self.my_seat, self._view
+        if seat is None or view is None or view.over or self.status != "playing":
+            return False
+        other = 1 - seat
+        return other < len(self._presence) and self._presence[other][1] \
+            and not self._ops.running((self, "claim"))
+
+    @property
+    def claimed_from(self) -> int | None:
+        return self._claimed_from
+
+    @property
+    def claim_in(self) -> int | None:
+        seat = self.my_seat
+        if self._claim_at is None or seat is None or not self.away(1 - seat) \
+                or self.can_claim or self.status != "playing":
+            return None
+        return max(0, math.ceil(self._claim_at - time.monotonic()))
+
+    @property
+    def turn_came_with_opponent(self) -> bool:
+        """While your_turn is emitted: whether the turn came with the opponent taking the open
+        seat (the game began on it), which the lobby announces already."""
+        return self._opponent_came
+
+    @property
+    def stream(self) -> EventStream | None:
+        return self._stream

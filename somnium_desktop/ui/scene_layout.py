@@ -1,0 +1,284 @@
+"""The table scene's piles and furniture, laid out in card widths (TableScene plays them)."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable
+
+from PySide6.QtCore import (
+    QAbstractAnimation,
+    QObject,
+    QPointF,
+    QRectF,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPen,
+)
+from PySide6.QtWidgets import (
+    QGraphicsPathItem,
+    QGraphicsPixmapItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+)
+
+from ..game.cards import DECK_SIZE, Suit
+from .card_item import CardItem
+from .cards import CardDeck, emblem_id, shadow_pixmap
+from .scene_geometry import (
+    ACCENT,
+    ACCENT_INK,
+    EMBLEM,
+    FAINT,
+    INK,
+    LABEL_LEAST_PX,
+    LONGEST_LABELS,
+    SLOTS,
+    STEAL_KEYS,
+    Geometry,
+    Step,
+    rounded,
+    silhouette,
+)
+
+
+class SceneLayout(QGraphicsScene):
+    """The piles of one game and where everything goes: outlines, emblems, labels, slots."""
+
+    steal_clicked = Signal(object)  # Suit
+    event_played = Signal(object)  # Event, as its move starts
+    settled = Signal(object)  # View
+    busy_changed = Signal(bool)
+
+    def __init__(self, deck: CardDeck, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.card_deck = deck
+        self._aspect = deck.aspect()
+        self.geometry = Geometry.fit(800, 500, self._aspect)
+        self._ratio = 1.0
+        self.bottom_seat = 0
+        self.card_items: list[CardItem] = [CardItem(deck) for _ in range(DECK_SIZE)]
+        for item in self.card_items:
+            self.addItem(item)
+        self.deck_pile: list[CardItem] = list(self.card_items)
+        self.table_pile: list[CardItem] = []
+        self.discard_pile: list[CardItem] = []
+        self.bank_piles: tuple[list[CardItem], list[CardItem]] = ([], [])
+        self._fool: CardItem | None = None
+        self._queue: deque[Step] = deque()
+        self._current: QAbstractAnimation | None = None
+        self._finalizers: list[Callable[[], None]] = []
+        self._busy = False
+        self._stepping = False
+        self.reduced_motion = False
+        self.speed = 1.0
+        self.resyncs = 0  # how often a view disagreed with the piles and they were rebuilt
+        self.stealable: tuple[Suit, ...] = ()
+        self.focus_suit: Suit | None = None
+        self._build_furniture()  # pixmaps come with the first relayout, at the view's size
+
+    # ----- furniture: pile outlines, suit emblems, labels, steal highlights -----
+    def _build_furniture(self) -> None:
+        pen = QPen(FAINT, 1.2)
+        fill = QBrush(QColor(255, 255, 255, 14))
+        self._deck_outline = self._outline(pen, fill)
+        self._discard_outline = self._outline(pen, fill)
+        self._table_band = self._outline(QPen(QColor(236, 231, 255, 35), 1.0),
+                                         QBrush(QColor(255, 255, 255, 10)))
+        self._slot_outlines = [[self._outline(pen, fill) for _ in Suit] for _ in range(2)]
+        self._emblems = [[QGraphicsPixmapItem() for _ in Suit] for _ in range(2)]
+        for row in self._emblems:
+            for emblem in row:
+                emblem.setZValue(1)
+                self.addItem(emblem)
+        # A steal lights up a suit slot: a soft glow behind its cards, a gold rim above them.
+        self._glows = [self._outline(QPen(Qt.PenStyle.NoPen), QBrush(QColor(244, 201, 93, 70)))
+                       for _ in Suit]
+        self._rims = [self._outline(QPen(ACCENT, 2.5), QBrush(Qt.BrushStyle.NoBrush))
+                      for _ in Suit]
+        for glow, rim in zip(self._glows, self._rims, strict=True):
+            glow.setZValue(5)
+            rim.setZValue(900)
+            rim.setCursor(Qt.CursorShape.PointingHandCursor)
+            glow.setVisible(False)
+            rim.setVisible(False)
+        self._focus_ring = self._outline(QPen(QColor("#ffffff"), 3.0, Qt.PenStyle.DashLine),
+                                         QBrush(Qt.BrushStyle.NoBrush))
+        self._focus_ring.setZValue(901)
+        self._focus_ring.setVisible(False)
+        # Each stealable suit shows the number key that steals it, on a gold disc.
+        self._key_discs = [self._outline(QPen(ACCENT_INK, 1.0), QBrush(ACCENT)) for _ in Suit]
+        self.key_labels = [self._text() for _ in Suit]
+        for suit, disc, label in zip(Suit, self._key_discs, self.key_labels, strict=True):
+            disc.setZValue(902)
+            label.setZValue(903)
+            label.setBrush(ACCENT_INK)
+            label.setText(STEAL_KEYS[suit])
+            disc.setVisible(False)
+            label.setVisible(False)
+        self._label_texts: dict[int, str] = {}  # each label's whole text, by id
+        self._label_room = 60.0  # pixels a label may take (set by the layout)
+        self._label_line = 12.0  # from one label's top to the next one's
+        self.deck_label = self._text()
+        self.fools_label = self._text()
+        self.death_label = self._text()
+        self.discard_label = self._text()
+
+    def _outline(self, pen: QPen, brush: QBrush) -> QGraphicsPathItem:
+        item = QGraphicsPathItem()
+        item.setPen(pen)
+        item.setBrush(brush)
+        item.setZValue(0)
+        self.addItem(item)
+        return item
+
+    def _text(self) -> QGraphicsSimpleTextItem:
+        item = QGraphicsSimpleTextItem()
+        item.setBrush(INK)
+        item.setZValue(2)
+        self.addItem(item)
+        return item
+
+    # ----- layout -----
+    def relayout(self, size: QSize, ratio: float) -> None:
+        """Fit the table to a view of `size` (keeping its proportions) and snap every card."""
+        self._complete_current()
+        self.setSceneRect(QRectF(0, 0, size.width(), size.height()))
+        self._ratio = ratio
+        geo = self.geometry = Geometry.fit(size.width(), size.height(), self._aspect)
+        card = geo.card_size
+        emblem_size = QSize(round(geo.card_w * 0.62), round(geo.card_w * 0.62))
+        self.card_deck.keep_only([card, emblem_size], ratio)
+        shadow = shadow_pixmap(card, ratio)
+        for item in self.card_items:
+            item.set_size(card, ratio, shadow)
+        radius = geo.card_w * 0.08
+        card_rect = QRectF(0, 0, geo.card_w, geo.card_h)
+        self._deck_outline.setPath(rounded(card_rect.translated(geo.deck_pos), radius))
+        self._discard_outline.setPath(rounded(card_rect.translated(geo.discard_pos), radius))
+        pad = geo.card_w * 0.1
+        band = QRectF(geo.table_pos(0), geo.table_pos(SLOTS - 1) + QPointF(geo.card_w, geo.card_h))
+        self._table_band.setPath(rounded(band.adjusted(-pad, -pad, pad, pad), radius * 1.5))
+        for row, top in enumerate((True, False)):
+            for suit in Suit:
+                slot = self._counting_rect(suit, top)
+                self._slot_outlines[row][suit].setPath(rounded(slot, radius))
+                emblem = self._emblems[row][suit]
+                emblem.setPixmap(silhouette(
+                    self.card_deck.pixmap(emblem_id(suit), emblem_size, ratio), EMBLEM))
+                emblem.setPos(slot.center() - QPointF(emblem_size.width() / 2,
+                                                      emblem_size.height() / 2))
+        self._fit_labels()
+        self._show_highlights()
+        self._snap()
+
+    def _counting_rect(self, suit: Suit, top_row: bool) -> QRectF:
+        slot = self.geometry.slot_rect(suit, top_row)
+        return QRectF(slot.left(), slot.bottom() - self.geometry.card_h,
+                      self.geometry.card_w, self.geometry.card_h)
+
+    def _fit_labels(self) -> None:
+        """The labels' font: a sixth of a card, smaller if their longest words would not fit
+        between the window's edge and the table row (they would overlap it, or be cut)."""
+        geo = self.geometry
+        self._label_room = max(1.0, geo.bank_x - geo.card_w * 0.1 - 4)
+        font = QFont()
+        size = max(LABEL_LEAST_PX, round(geo.card_w * 0.17))
+        while True:
+            font.setPixelSize(size)
+            metrics = QFontMetricsF(font)
+            widest = max(metrics.horizontalAdvance(text) for text in LONGEST_LABELS)
+            if widest <= self._label_room or size <= LABEL_LEAST_PX:
+                break
+            size -= 1
+        self._label_line = max(round(geo.card_w * 0.22), math.ceil(metrics.height()) + 1)
+        for label in (self.deck_label, self.fools_label, self.death_label, self.discard_label):
+            label.setFont(font)
+            self._set_label(label, self._label_texts.get(id(label), label.text()))
+        self._place_labels()
+
+    def _set_label(self, label: QGraphicsSimpleTextItem, text: str) -> None:
+        """A label's text, elided to the room it has (its tooltip tells the pile in full)."""
+        self._label_texts[id(label)] = text
+        metrics = QFontMetricsF(label.font())
+        label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideRight, self._label_room))
+
+    def _place_labels(self) -> None:
+        geo = self.geometry
+        below = geo.row_y + geo.card_h + geo.card_w * 0.06
+        line = self._label_line
+        for label, x, y in (
+            (self.deck_label, geo.deck_pos.x(), below),
+            (self.fools_label, geo.deck_pos.x(), below + line),
+            (self.death_label, geo.deck_pos.x(), below + 2 * line),
+            (self.discard_label, geo.discard_pos.x(), below),
+        ):
+            width = label.boundingRect().width()
+            left = min(max(2.0, x + (geo.card_w - width) / 2), self.width() - width - 2)
+            label.setPos(round(left), round(y))
+
+    def set_deck_info(
+        self, count: int, fools: int | None = None, death: bool | None = None
+    ) -> None:
+        self._set_label(self.deck_label, f"Deck {count}")
+        if fools is not None and death is not None:
+            fool_text = {0: "no Fools", 1: "1 Fool"}.get(fools, f"{fools} Fools")
+            self._set_label(self.fools_label, fool_text)
+            self._set_label(self.death_label, "Death in" if death else "no Death")
+        self._set_label(self.discard_label, f"Discard {len(self.discard_pile)}")
+        self._place_labels()
+
+    def top_seat(self) -> int:
+        return 1 - self.bottom_seat
+
+    def bank_slot_rect(self, seat: int, suit: Suit) -> QRectF:
+        """Where a seat's bank keeps its cards of `suit` (for clicks and tests)."""
+        return self.geometry.slot_rect(suit, seat != self.bottom_seat)
+
+    # ----- targets: where each card belongs in the current piles -----
+    def _targets(self) -> dict[CardItem, tuple[QPointF, float]]:
+        geo = self.geometry
+        targets: dict[CardItem, tuple[QPointF, float]] = {}
+        for i, item in enumerate(self.deck_pile):
+            lift = i // 9
+            targets[item] = (geo.deck_pos - QPointF(lift, lift), 10 + i)
+        for i, item in enumerate(self.discard_pile):
+            lift = min(i // 9, 5)
+            targets[item] = (geo.discard_pos - QPointF(lift, lift), 100 + i)
+        for i, item in enumerate(self.table_pile):
+            targets[item] = (geo.table_pos(min(i, SLOTS - 1)), 300 + i)
+        for seat, pile in enumerate(self.bank_piles):
+            top_row = seat != self.bottom_seat
+            groups: dict[Suit, list[CardItem]] = {}
+            for item in pile:
+                if item.card is not None and item.card.suit is not None:
+                    groups.setdefault(item.card.suit, []).append(item)
+            for suit, items in groups.items():
+                items.sort(key=lambda it: it.card.value if it.card is not None else 0)
+                base = self._counting_rect(suit, top_row).topLeft()
+                for k, item in enumerate(items):
+                    up = (len(items) - 1 - k) * geo.peek
+                    targets[item] = (base - QPointF(0, up), 200 + k)
+        return targets
+
+    def _snap(self) -> None:
+        for item, (pos, z) in self._targets().items():
+            item.setPos(pos)
+            item.setZValue(z)
+
+    # ----- what TableScene does for the layout -----
+    def _complete_current(self) -> None:
+        """Jump the running move to its end (TableScene plays the moves)."""
+        raise NotImplementedError
+
+    def _show_highlights(self) -> None:
+        """Show which suits may be stolen (TableScene keeps what may be)."""
+        raise NotImplementedError

@@ -1,0 +1,229 @@
+"""The card table following its source: views, events, notices, presence and the status."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import SignalInstance
+
+from ..client.describe import Speaker, result_title
+from ..client.source import TableSource
+from ..game.events import Event, GameEnded, TurnPassed
+from ..game.view import View
+from .accessibility import announce
+from .style import repolish
+
+if TYPE_CHECKING:
+    pass
+from .table_frame import TableFrame
+from .table_widgets import (
+    IDLE_HINT,
+)
+
+
+class TableShows(TableFrame):
+    """Shows what the source says: the view settled on, the log, whose turn, the result."""
+
+    # ----- the source -----
+    def set_source(self, source: TableSource | None) -> None:
+        """Play `source` on this table (None leaves an empty table); the old one is let go."""
+        old = self.source
+        if old is not None:
+            for signal, slot in self._wiring(old):
+                signal.disconnect(slot)
+        self.source = source
+        if source is None:
+            self.scene.reset(0)
+            self._show_idle()
+        else:
+            for signal, slot in self._wiring(source):
+                signal.connect(slot)
+            self._started()
+            if source.view is not None:
+                self._view_changed(source.view)
+        self.source_changed.emit()
+
+    def _wiring(self, source: TableSource) -> list[tuple[SignalInstance, Callable[..., None]]]:
+        return [
+            (source.events, self._events),
+            (source.view_changed, self._view_changed),
+            (source.error, self._error),
+            (source.notice, self._notice),
+            (source.pending_changed, self._pending_changed),
+            (source.started, self._started),
+            (source.presence_changed, self._presence_changed),
+            (source.history, self._history),
+            (source.watchers_changed, self._watchers_changed),
+        ]
+
+    def _started(self) -> None:
+        source = self.source
+        if source is None:
+            return
+        self.scene.reset(source.my_seat if source.my_seat is not None else 0)
+        self.shown = None
+        self._first_view = True
+        self._steal_focus = None
+        self.queued.clear()
+        self.log.clear()
+        self.game_over.hide()
+        self.speaker = Speaker(source.names, source.my_seat)
+        bottom = self.scene.bottom_seat  # (named now: a table waiting for a player has no view)
+        self.me.set_player(self._display_name(bottom), None)
+        self.opponent.set_player(self._display_name(1 - bottom), None)
+        self.game_name.setText(source.game_name)
+        self.game_id.setText(f"{source.id_label} {source.game_id}")
+        self.copy_button.setVisible(source.shares_id)
+        self.watching.setVisible(source.read_only)
+        self._watchers_changed(source.watchers)
+        self._result_hidden = False
+        self._away = (False, False)
+        self._show_buttons(True)
+        self._presence_changed()
+
+    def _told(self, event: Event) -> str:
+        """The log's sentence for an event (a claimed win is told as such, not a concession)."""
+        claimed = self.source.claimed_from if self.source is not None else None
+        return self.speaker.describe(event, claimed)
+
+    def _watchers_changed(self, count: int) -> None:
+        """How many watch this game (others than this table), after its name: that part of
+        the header gives way first on a narrow table (the name elides), never widening it."""
+        self._watcher_count = count
+        source = self.source
+        if source is None:
+            return
+        others = count - (1 if source.read_only else 0)
+        more = " more" if source.read_only else ""
+        self.watchers_text = f"{others}{more} watching" if others > 0 else ""
+        seen = f" · {self.watchers_text}" if self.watchers_text else ""
+        self.game_name.setText(f"{source.game_name}{seen}")
+
+    def _history(self, events: list[Event]) -> None:
+        """What happened before this table opened the game: ahead of the log's lines."""
+        earlier = [(self._told(e), isinstance(e, TurnPassed | GameEnded)) for e in events]
+        self.log.put_first(earlier)
+
+    def _presence_changed(self) -> None:
+        """A player left the table or came back: their strip, the log and the controls."""
+        source = self.source
+        if source is None:
+            return
+        away = (source.away(0), source.away(1))
+        bottom = self.scene.bottom_seat
+        self.me.set_note("away" if away[bottom] else "")
+        self.opponent.set_note("away" if away[1 - bottom] else "")
+        over = source.view is not None and source.view.over  # (nobody is awaited any more)
+        for seat in (0, 1):
+            if away[seat] != self._away[seat] and seat != source.my_seat and not over:
+                name = self._display_name(seat)
+                said = (f"{name} left the table." if away[seat]
+                        else f"{name} is back at the table.")
+                self.log.add_line(said)
+                self.announce(said)
+        self._away = away
+        self._update_controls()
+
+    def _events(self, events: list[Event]) -> None:
+        self.scene.play(events)
+        self._update_controls()
+
+    def _view_changed(self, view: View) -> None:
+        self.scene.settle(view, animate=not self._first_view)
+        self._first_view = False
+        self._update_controls()
+
+    def _pending_changed(self, _pending: bool) -> None:
+        self._update_controls()
+
+    def _error(self, message: str) -> None:
+        self._say(message, error=True)
+
+    def _notice(self, message: str) -> None:
+        self._say(message, error=False)
+
+    def _say(self, message: str, error: bool) -> None:
+        """A message in the status line (red for an error), read out too."""
+        self._told_last = True
+        self.status.setText(message)
+        self.status.setProperty("error", error)
+        repolish(self.status)
+        self.announce(message)
+
+    def _event_played(self, event: Event) -> None:
+        text = self._told(event)
+        self.log.add_line(text, headline=isinstance(event, TurnPassed | GameEnded))
+        self.announce(text)
+
+    def announce(self, text: str) -> None:
+        """Tell screen readers what happened (an accessibility announcement)."""
+        self.last_announcement = text
+        announce(self.view, text)
+
+    # ----- what the table shows -----
+    def _show_idle(self) -> None:
+        self.game_name.setText("No game yet")
+        self.game_id.setText("")
+        self.copy_button.setVisible(False)
+        self.watching.setVisible(False)
+        self._watcher_count = 0
+        self.opponent.set_player("Opponent", None)
+        self.me.set_player("You", None)
+        self.opponent.set_active(False)
+        self.me.set_active(False)
+        self.game_over.hide()
+        self.log.clear()
+        self.status.setText(IDLE_HINT)
+        self.scene.set_deck_info(len(self.scene.deck_pile), 3, True)
+        self._show_buttons(False)
+        self._update_controls()
+
+    def _show_buttons(self, shown: bool) -> None:
+        """The game's buttons, hidden while there is no game (the hint gets their room)."""
+        self._buttons_shown = shown
+        for button in (self.draw_button, self.end_turn_button, self.concede_button):
+            button.setVisible(shown)
+
+    def _settled(self, view: View) -> None:
+        source = self.source
+        if source is None:
+            return
+        self.shown = view
+        bottom = self.scene.bottom_seat
+        names = source.names
+        scores = view.scores
+        self.me.set_player(self._display_name(bottom), scores[bottom])
+        self.opponent.set_player(self._display_name(1 - bottom), scores[1 - bottom])
+        self.me.set_active(not view.over and view.turn == bottom)
+        self.opponent.set_active(not view.over and view.turn != bottom)
+        if view.over:
+            title = result_title(view.winner, source.my_seat, names)
+            detail = f"{names[0]} {scores[0]} · {names[1]} {scores[1]}"
+            if view.conceded_by is not None and view.conceded_by == source.claimed_from:
+                detail += f"  ({self.speaker.object(view.conceded_by)} left the table)"
+            elif view.conceded_by is not None:
+                detail += f"  ({self.speaker.object(view.conceded_by)} conceded)"
+            if not self._result_hidden:
+                self.game_over.show_result(title, detail, source.can_rematch)
+        else:
+            self.game_over.hide()
+        self.view.setAccessibleDescription(self._summary(view))
+        self._update_controls()
+
+    def _display_name(self, seat: int) -> str:
+        if self.source is None:
+            return ""
+        name = self.source.names[seat]
+        if seat == self.source.my_seat and name != "You":
+            return f"{name} (you)"
+        return name
+
+    def _summary(self, view: View) -> str:
+        names = self.source.names if self.source else ("", "")
+        table = ", ".join(card.label for card in view.table) or "nothing"
+        return (
+            f"{names[0]} {view.scores[0]} points, {names[1]} {view.scores[1]} points. "
+            f"On the table: {table}. {view.deck_count} cards in the deck, "
+            f"{view.fools_left} Fools, Death {'still in' if view.death_left else 'gone'}."
+        )

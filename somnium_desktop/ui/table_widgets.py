@@ -1,0 +1,264 @@
+"""The table's parts: elided labels, buttons, player strips, the log and the result panel."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QKeySequence,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .scene import ACCENT
+from .style import repolish
+
+if TYPE_CHECKING:
+    pass
+
+RESULT_SHARE = 0.3  # of the table's width: the least the result panel takes
+NARROW = 640  # a table narrower than this (pixels) puts its status line above the buttons
+
+
+IDLE_HINT = (
+    "Play the computer offline (Ctrl+N), or create, join or watch a game in the lobby (Ctrl+L)."
+)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that shortens its text with "…" to fit, instead of widening the
+    window to its whole length."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+        self.setTextFormat(Qt.TextFormat.PlainText)  # (a game's name is the players' words)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(60)
+
+    def setText(self, text: str) -> None:
+        self._full = text
+        self.setToolTip(text)
+        self.setAccessibleName(text)  # screen readers get the whole of it
+        self._elide()
+
+    def text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight,
+                                              max(0, self.contentsRect().width()))
+        super().setText(shown)
+
+
+class TableButton(QToolButton):
+    """A table's button: never narrower than its words. (The style sheet's min-width makes a
+    fixed minimum, below the text's width, which a layout would squeeze the button down to;
+    the status line beside it wraps instead.)"""
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        if event.type() in (QEvent.Type.Show, QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            wanted = self.sizeHint().width()  # (the style sheet's own minimum is set by now)
+            if self.minimumWidth() != wanted:
+                self.setMinimumWidth(wanted)
+        return done
+
+
+class PlayerStrip(QFrame):
+    """One player's name and score; lit while it is that player's turn."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("playerStrip")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(12, 4, 12, 4)
+        layout.setSpacing(10)
+        self.marker = QLabel("●")
+        self.marker.setObjectName("turnMarker")
+        self.name = QLabel()
+        self.name.setObjectName("playerName")
+        self.score = QLabel()
+        self.score.setObjectName("playerScore")
+        self.note = QLabel()
+        self.note.setObjectName("playerNote")
+        layout.addWidget(self.marker)
+        layout.addWidget(self.name)
+        layout.addWidget(self.score)
+        layout.addWidget(self.note, 1)
+        self.set_active(False)
+
+    def set_player(self, name: str, score: int | None) -> None:
+        self.name.setText(name)
+        self.score.setText("" if score is None else f"{score} points")
+        self._name_for_readers()
+
+    def set_note(self, note: str) -> None:
+        """A word after the score ("away" for a player who left the table)."""
+        self.note.setText(note)
+        self._name_for_readers()
+
+    def _name_for_readers(self) -> None:
+        note, score = self.note.text(), self.score.text() or "0 points"
+        self.setAccessibleName(f"{self.name.text()}, {score}" + (f", {note}" if note else ""))
+
+    def set_active(self, active: bool) -> None:
+        self.setProperty("active", active)
+        self.marker.setVisible(active)
+        repolish(self)
+
+
+class GameLog(QTextEdit):
+    """Every action of the game, one plain sentence (a paragraph) per event; read-only,
+    selectable and copyable. A new turn starts with a little space and a brighter line."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("gameLog")
+        self.setAccessibleName("Game log")
+        self.setReadOnly(True)
+        self.setUndoRedoEnabled(False)
+        self.setAcceptRichText(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self._lines: list[str] = []
+        self._headlines: list[bool] = []
+
+    def put_first(self, lines: list[tuple[str, bool]]) -> None:
+        """Lines (text, headline) ahead of those there already: a game's history."""
+        after = list(zip(self._lines, self._headlines, strict=True))
+        self.clear()
+        for text, headline in lines + after:
+            self.add_line(text, headline)
+
+    def add_line(self, text: str, headline: bool = False) -> None:
+        from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor  # (not at start)
+
+        block = QTextBlockFormat()
+        block.setBottomMargin(2)
+        look = QTextCharFormat()
+        if headline:
+            block.setTopMargin(7)
+            look.setForeground(QColor(ACCENT))
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if self._lines:
+            cursor.insertBlock(block, look)
+        else:
+            cursor.setBlockFormat(block)
+        cursor.insertText(text, look)
+        self._lines.append(text)
+        self._headlines.append(headline)
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def clear(self) -> None:
+        self._lines.clear()
+        self._headlines.clear()
+        super().clear()
+
+    def lines(self) -> list[str]:
+        return list(self._lines)
+
+    def count(self) -> int:
+        return len(self._lines)
+
+
+class GameOverPanel(QFrame):
+    """Shown over the table when the game ends: the result and Rematch. Its close button (or
+    Esc) puts it away, to look over the final banks; the status line keeps the result."""
+
+    def __init__(self, rematch: QAction, hide_action: QAction, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("gameOver")
+        self.setAccessibleName("Game over")
+        layout = self.box = QVBoxLayout(self)
+        layout.setContentsMargins(36, 18, 36, 18)
+        layout.setSpacing(8)
+        self.close_button = QToolButton(self)  # in the top right corner, outside the layout
+        self.close_button.setText("✕")
+        self.close_button.setToolTip("Hide the result (Esc)")
+        self.close_button.clicked.connect(hide_action.trigger)
+        self.close_button.setObjectName("closeButton")
+        self.close_button.setAccessibleName("Hide the result")
+        self.close_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self.title = QLabel()
+        self.title.setObjectName("gameOverTitle")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.detail = QLabel()
+        self.detail.setObjectName("gameOverDetail")
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.rematch = QToolButton()
+        self.rematch.setDefaultAction(rematch)
+        self.rematch.setObjectName("primaryButton")
+        self.rematch.setAccessibleName("Rematch")
+        layout.addWidget(self.title)
+        layout.addWidget(self.detail)
+        layout.addWidget(self.rematch, 0, Qt.AlignmentFlag.AlignHCenter)
+        self.hide()
+
+    def show_result(self, title: str, detail: str, can_rematch: bool) -> None:
+        self.title.setText(title)
+        self.detail.setText(detail)
+        self.rematch.setVisible(can_rematch)
+        self.refit()
+        self.show()
+        self.raise_()
+
+    def refit(self) -> None:
+        """Its size for what it says (in the table's text size), never less than a share of
+        the table's width (it grows with the window), in the middle of the table."""
+        parent = self.parentWidget()
+        if parent is not None:
+            self.setMinimumWidth(min(parent.width(), round(parent.width() * RESULT_SHARE)))
+        self.adjustSize()
+        self.close_button.adjustSize()
+        self.close_button.move(self.width() - self.close_button.width() - 6, 6)
+        self.place()
+
+    def place(self) -> None:
+        parent = self.parentWidget()
+        if parent is not None:
+            self.move((parent.width() - self.width()) // 2, (parent.height() - self.height()) // 2)
+
+
+def new_action(text: str, parent: QObject) -> QAction:
+    """QAction(text, parent), made so PySide does not load QIcon (and its 150-member enum) at
+    start-up to tell that constructor from QAction(icon, text, parent)."""
+    action = QAction(parent)
+    action.setText(text)
+    return action
+
+
+def table_action(parent: QObject, text: str, shortcut: str, name: str) -> QAction:
+    action = new_action(text, parent)
+    if shortcut:
+        action.setShortcut(QKeySequence(shortcut))
+    action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    action.setToolTip(f"{name} ({shortcut})" if shortcut else name)
+    action.setEnabled(False)
+    return action

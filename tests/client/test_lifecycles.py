@@ -1,0 +1,163 @@
+"""Every transition of online play's lifecycles, and what each ignores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from somnium_desktop.client.lifecycles import (
+    CONNECTION,
+    SIGN_IN,
+    STORE_ACCESS,
+    TABLE_LINK,
+    Connection,
+    ConnectionEvent,
+    Machine,
+    SignIn,
+    SignInEvent,
+    StoreAccess,
+    StoreEvent,
+    TableEvent,
+    TableLink,
+)
+
+C, CE, SI, IE = Connection, ConnectionEvent, SignIn, SignInEvent
+T, TE = TableLink, TableEvent
+A, AE = StoreAccess, StoreEvent
+
+# What a player goes through, written out by hand (not read from the tables).
+CONNECTION_STEPS: list[tuple[Any, Any, Any]] = [
+    (C.NONE, CE.START_BUILT_IN, C.STARTING),
+    (C.STARTING, CE.STARTED, C.CONNECTING),
+    (C.STARTING, CE.START_FAILED, C.DOWN),
+    (C.NONE, CE.SET_SERVER, C.CONNECTING),
+    (C.NONE, CE.REFUSE_ADDRESS, C.BAD_ADDRESS),
+    (C.BAD_ADDRESS, CE.SET_SERVER, C.CONNECTING),
+    (C.CONNECTING, CE.LISTED, C.ONLINE),
+    (C.CONNECTING, CE.LOST, C.DOWN),
+    (C.ONLINE, CE.LOST, C.DOWN),
+    (C.ONLINE, CE.LISTED, C.ONLINE),
+    (C.DOWN, CE.LOST, C.DOWN),
+    (C.DOWN, CE.LISTED, C.ONLINE),
+    (C.ONLINE, CE.SET_SERVER, C.CONNECTING),
+    (C.ONLINE, CE.START_BUILT_IN, C.STARTING),
+    (C.DOWN, CE.REFUSE_ADDRESS, C.BAD_ADDRESS),
+    (C.ONLINE, CE.CLOSE, C.CLOSED),
+    (C.STARTING, CE.CLOSE, C.CLOSED),
+    (C.DOWN, CE.REVIVE, C.REVIVING),
+    (C.REVIVING, CE.STARTED, C.DOWN),
+    (C.REVIVING, CE.START_FAILED, C.DOWN),
+    (C.REVIVING, CE.LOST, C.REVIVING),
+    (C.REVIVING, CE.LISTED, C.ONLINE),
+    (C.REVIVING, CE.SET_SERVER, C.CONNECTING),
+]
+SIGN_IN_STEPS: list[tuple[Any, Any, Any]] = [
+    (SI.SIGNED_OUT, IE.RESTORE, SI.RESTORING),
+    (SI.RESTORING, IE.RESTORED, SI.SIGNED_IN),
+    (SI.RESTORING, IE.NONE_KEPT, SI.SIGNED_OUT),
+    (SI.RESTORING, IE.OPEN_DIALOG, SI.IN_BROWSER),
+    (SI.SIGNED_OUT, IE.OPEN_DIALOG, SI.IN_BROWSER),
+    (SI.SIGNED_IN, IE.OPEN_DIALOG, SI.IN_BROWSER),
+    (SI.IN_BROWSER, IE.CANCELLED, SI.SIGNED_OUT),
+    (SI.IN_BROWSER, IE.TOKENS, SI.CONFIRMING),
+    (SI.SIGNED_IN, IE.TOKENS, SI.CONFIRMING),
+    (SI.SIGNED_OUT, IE.TOKENS, SI.CONFIRMING),
+    (SI.CONFIRMING, IE.CONFIRMED, SI.SIGNED_IN),
+    (SI.SIGNED_IN, IE.CONFIRMED, SI.SIGNED_IN),
+    (SI.CONFIRMING, IE.FAILED, SI.SIGNED_OUT),
+    (SI.SIGNED_IN, IE.SIGNED_OUT, SI.SIGNED_OUT),
+    (SI.CONFIRMING, IE.SIGNED_OUT, SI.SIGNED_OUT),
+    (SI.RESTORING, IE.SIGNED_OUT, SI.SIGNED_OUT),
+    (SI.IN_BROWSER, IE.SIGNED_OUT, SI.SIGNED_OUT),
+]
+
+TABLE_STEPS: list[tuple[Any, Any, Any]] = [
+    (T.OPENING, TE.CONNECTED, T.LIVE),
+    (T.OPENING, TE.DROPPED, T.RECONNECTING),
+    (T.LIVE, TE.DROPPED, T.RECONNECTING),
+    (T.RECONNECTING, TE.DROPPED, T.RECONNECTING),
+    (T.RECONNECTING, TE.CONNECTED, T.LIVE),
+    (T.LIVE, TE.REOPEN, T.OPENING),
+    (T.GIVEN_UP, TE.REOPEN, T.OPENING),
+    (T.OPENING, TE.REOPEN, T.OPENING),
+    (T.RECONNECTING, TE.REOPEN, T.RECONNECTING),
+    (T.OPENING, TE.FAILED, T.GIVEN_UP),
+    (T.LIVE, TE.FAILED, T.GIVEN_UP),
+    (T.RECONNECTING, TE.FAILED, T.GIVEN_UP),
+    (T.LIVE, TE.CLOSE, T.CLOSED),
+    (T.GIVEN_UP, TE.CLOSE, T.CLOSED),
+]
+STORE_STEPS: list[tuple[Any, Any, Any]] = [
+    (A.IDLE, AE.LOOK, A.LOOKING),
+    (A.LOOKING, AE.LOOK, A.LOOKING_THEN_AGAIN),
+    (A.LOOKING_THEN_AGAIN, AE.LOOK, A.LOOKING_THEN_AGAIN),
+    (A.LOOKING, AE.LOOKED, A.IDLE),
+    (A.LOOKING_THEN_AGAIN, AE.LOOKED, A.IDLE),
+    (A.IDLE, AE.WRITE, A.WRITING),
+    (A.LOOKING, AE.WRITE, A.WRITING_THEN_LOOK),
+    (A.LOOKING_THEN_AGAIN, AE.WRITE, A.WRITING_THEN_LOOK),
+    (A.WRITING, AE.WRITE, A.WRITING),
+    (A.WRITING_THEN_LOOK, AE.WRITE, A.WRITING_THEN_LOOK),
+    (A.WRITING, AE.LOOK, A.WRITING_THEN_LOOK),
+    (A.WRITING_THEN_LOOK, AE.LOOK, A.WRITING_THEN_LOOK),
+    (A.WRITING, AE.WRITTEN, A.IDLE),
+    (A.WRITING_THEN_LOOK, AE.WRITTEN, A.IDLE),
+]
+STEPS = CONNECTION_STEPS + SIGN_IN_STEPS + TABLE_STEPS + STORE_STEPS
+TABLES: dict[type, Any] = {Connection: CONNECTION, SignIn: SIGN_IN, TableLink: TABLE_LINK,
+                           StoreAccess: STORE_ACCESS}
+
+
+@pytest.mark.parametrize(("before", "event", "after"), STEPS)
+def test_each_transition(before: Connection | SignIn, event: ConnectionEvent | SignInEvent,
+                         after: Connection | SignIn) -> None:
+    table = TABLES[type(before)]
+    changes: list[tuple[object, object]] = []
+    machine: Machine[Any, Any] = Machine(
+        "test", table, before, on_change=lambda was, now: changes.append((was, now)))
+    assert machine.allows(event)
+    assert machine.fire(event)
+    assert machine.state is after
+    assert changes == ([] if before is after else [(before, after)])
+
+
+def test_late_or_doubled_events_change_nothing() -> None:
+    """What the tables leave out is ignored: a restore's answer after the dialog opened, a
+    /me answer after signing out, the lobby listed after the app closed, a second start."""
+    cases: list[tuple[Any, Any, Any]] = [
+        (SIGN_IN, SI.IN_BROWSER, IE.RESTORED),
+        (SIGN_IN, SI.IN_BROWSER, IE.NONE_KEPT),
+        (SIGN_IN, SI.SIGNED_OUT, IE.CONFIRMED),
+        (SIGN_IN, SI.SIGNED_OUT, IE.RESTORED),
+        (SIGN_IN, SI.RESTORING, IE.RESTORE),
+        (CONNECTION, C.CLOSED, CE.LISTED),
+        (CONNECTION, C.CLOSED, CE.SET_SERVER),
+        (CONNECTION, C.CONNECTING, CE.STARTED),
+        (CONNECTION, C.BAD_ADDRESS, CE.LISTED),
+        (CONNECTION, C.REVIVING, CE.REVIVE),  # (one revival at a time)
+        (CONNECTION, C.ONLINE, CE.REVIVE),
+        (TABLE_LINK, T.CLOSED, TE.CONNECTED),
+        (TABLE_LINK, T.CLOSED, TE.REOPEN),
+        (TABLE_LINK, T.GIVEN_UP, TE.CONNECTED),
+        (STORE_ACCESS, A.WRITING_THEN_LOOK, AE.LOOKED),  # (a look of the sign-in before)
+        (STORE_ACCESS, A.WRITING, AE.LOOKED),
+        (STORE_ACCESS, A.IDLE, AE.WRITTEN),
+    ]
+    for table, state, event in cases:
+        machine: Machine[Any, Any] = Machine("test", table, state)
+        assert not machine.fire(event)
+        assert machine.state is state
+
+
+def test_the_steps_above_are_the_whole_tables() -> None:
+    """Every transition a table has is one of the steps tested above, besides the ones that
+    every state has alike (closing, setting a server, signing out)."""
+    tested = {(b, e): a for b, e, a in STEPS}
+    alike = {CE.CLOSE, CE.SET_SERVER, CE.REFUSE_ADDRESS, CE.START_BUILT_IN, IE.SIGNED_OUT,
+             TE.CLOSE}
+    for table in TABLES.values():
+        for (before, event), after in table.items():
+            if event in alike:
+                continue
+            assert tested.get((before, event)) is after, (before, event)

@@ -1,0 +1,111 @@
+"""A keyring that takes its time never stops the window: keyring reads and writes are slow work."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import keyring
+import keyring.backend
+import keyring.errors
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.credentials import SERVICE
+from tests.server.helpers import LiveServer
+
+from .helpers import close_windows, open_window
+
+HELD_AT_MOST = 3.0  # seconds a read waits if the test never lets it go (the old, blocking app)
+
+
+class SlowKeyring(keyring.backend.KeyringBackend):
+    """A secure keyring (priority >= 1) whose reads wait until the test lets them go, as a
+    locked keyring does while it asks its user to unlock it."""
+
+    priority = 5
+
+    def __init__(self) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.passwords: dict[tuple[str, str], str] = {}
+        self.reading = threading.Event()  # a read is waiting now
+        self.go = threading.Event()
+        self.reads = 0
+
+    def get_password(self, service: str, username: str) -> str | None:
+        self.reads += 1
+        self.reading.set()
+        self.go.wait(HELD_AT_MOST)
+        return self.passwords.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.passwords[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        if self.passwords.pop((service, username), None) is None:
+            raise keyring.errors.PasswordDeleteError(username)
+
+
+@pytest.fixture
+def slow_keyring() -> Iterator[SlowKeyring]:
+    before = keyring.get_keyring()
+    backend = SlowKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        backend.go.set()
+        keyring.set_keyring(before)
+
+
+class Ticks:
+    """A timer that should fire every 20 ms: the longest gap between two ticks says how long
+    the UI thread was kept from its events."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.timer = QTimer()
+        self.timer.setInterval(20)
+        self.timer.timeout.connect(lambda: self.times.append(time.monotonic()))
+
+    def longest_gap(self) -> float:
+        return max(b - a for a, b in zip(self.times, self.times[1:], strict=False))
+
+
+def test_the_window_answers_while_the_keyring_is_slow(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer, slow_keyring: SlowKeyring
+) -> None:
+    ticks = Ticks()
+    ticks.timer.start()
+    window = open_window(qtbot, tmp_path, "Ada", lobby.base, token_stores=None)
+    try:
+        online = window.online
+        assert online is not None
+        panel = window.lobby_panel
+        # At start-up the kept sign-in is read: the read waits, the lobby comes all the same.
+        qtbot.waitUntil(slow_keyring.reading.is_set, timeout=10000)
+        qtbot.waitUntil(panel.sign_in_button.isEnabled, timeout=10000)
+        assert not slow_keyring.go.is_set()
+        # Sign in while the keyring still keeps everyone waiting: it is read again, off the
+        # UI thread; the window goes on answering meanwhile.
+        slow_keyring.reading.clear()
+        QTest.mouseClick(panel.sign_in_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(slow_keyring.reading.is_set, timeout=5000)
+        QTest.keyClicks(panel.name_field, "Quick")
+        assert panel.name_field.text() == "Quick"
+        qtbot.wait(300)
+        assert ticks.longest_gap() < 0.5 * HELD_AT_MOST
+        # Once the keyring answers, the sign-in goes on: browser, tokens written, /me.
+        slow_keyring.go.set()
+        qtbot.waitUntil(lambda: panel.account.text() == "Signed in as Ada", timeout=15000)
+        assert (SERVICE, lobby.base) in slow_keyring.passwords  # written off the UI thread
+        assert ticks.longest_gap() < 0.5 * HELD_AT_MOST
+    finally:
+        ticks.timer.stop()
+        slow_keyring.go.set()
+        close_windows(qtbot, window)
+        window.browser.join()  # type: ignore[attr-defined]
