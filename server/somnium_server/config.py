@@ -65,6 +65,18 @@ def database_url(text: str) -> str:
     return text
 
 
+def _url_from_file(chosen: Mapping[str, Any]) -> str:
+    """The PostgreSQL URL in the file database_url_file names (alone on its first line)."""
+    path = chosen["database_url_file"]
+    if chosen.get("database_url"):
+        raise ValueError("give database_url or database_url_file, not both")
+    try:
+        text = Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read database_url_file {path}: {error}") from None
+    return database_url(text)
+
+
 def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     def convert(text: str) -> Any:
         value = kind(text)
@@ -99,6 +111,11 @@ class Settings:
         default="",
         metadata={"help": "a postgresql:// URL: keep the games in that PostgreSQL database "
                           "instead of the SQLite file", "type": database_url},
+    )
+    database_url_file: str = field(
+        default="",
+        metadata={"help": "a file holding the postgresql:// URL instead (e.g. a systemd "
+                          "credential: the password stays out of flags and the environment)"},
     )
     public_url: str = field(
         default="", metadata={"help": "the URL people reach this server at (for links)"}
@@ -256,6 +273,8 @@ def load_settings(
                 chosen[name] = _convert(name, env_value)
             elif name in from_file:
                 chosen[name] = _convert(name, from_file[name])
+        if chosen.get("database_url_file"):
+            chosen["database_url"] = _url_from_file(chosen)
         chosen["signin"] = load_signin_config(from_file.get("signin"), environ)
         check_local_accounts(chosen.get("local_accounts", False), chosen.get("host", "127.0.0.1"),
                              chosen.get("public_url", ""))

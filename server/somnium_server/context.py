@@ -17,7 +17,7 @@ from .events import StreamHub
 from .games import GameService
 from .lobby import Lobby
 from .presence import Timing
-from .ratelimit import RateLimiter
+from .ratelimit import RateLimiter, buckets_for
 from .sessions import sweep, user_for_token
 from .signin.config import check_local_accounts
 from .storage import Storage, User
@@ -52,12 +52,13 @@ def build_context(
         observer_flush=settings.observer_flush,
         timing=Timing(settings.away_after, settings.claim_after),
     )
+    buckets = buckets_for(store)
     return ServerContext(
         settings=settings, storage=store, hub=hub, lobby=lobby, games=games,
         limits={
-            "create": RateLimiter("create", settings.rate_create),
-            "join": RateLimiter("join", settings.rate_join),
-            "act": RateLimiter("act", settings.rate_act),
+            "create": RateLimiter("create", settings.rate_create, buckets),
+            "join": RateLimiter("join", settings.rate_join, buckets),
+            "act": RateLimiter("act", settings.rate_act, buckets),
         },
     )
 

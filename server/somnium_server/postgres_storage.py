@@ -19,6 +19,8 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
+from .postgres_limits import MIGRATION as LIMITS_MIGRATION
+from .postgres_limits import PostgresLimits
 from .postgres_signin import MIGRATION as SIGNIN_MIGRATION
 from .postgres_signin import PostgresSignin
 from .storage import (
@@ -93,6 +95,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX actions_by_version ON actions(game_id, version);
     """
     + SIGNIN_MIGRATION,
+    LIMITS_MIGRATION,
 )
 
 @functools.cache
@@ -150,7 +153,7 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStorage(PostgresSignin):
+class PostgresStorage(PostgresSignin, PostgresLimits):
     """Storage in one PostgreSQL database; any number of instances may share it.
 
     Constructing it connects once and migrates (DatabaseUnavailable if that fails); the pool

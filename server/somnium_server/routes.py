@@ -72,7 +72,7 @@ async def _change_table(
 ) -> Response:
     """Join, leave or ask for a rematch: signed in, rate-limited, answered with the game."""
     ctx, user = server_context(request), await current_user(request)
-    ctx.limits["join"].check(user.id)
+    await ctx.limits["join"].check(user.id)
     room = await change(ctx.games, user, game_id)
     return _json(room.detail_bytes())
 
@@ -128,7 +128,7 @@ async def create_game(
     body: Annotated[PersonOpponent | ComputerOpponent, Body(discriminator="opponent")],
 ) -> Response:
     ctx, user = server_context(request), await current_user(request)
-    ctx.limits["create"].check(user.id)
+    await ctx.limits["create"].check(user.id)
     room = await ctx.games.create(user, body)
     return _json(room.detail_bytes(), 201)
 
@@ -178,7 +178,7 @@ async def leave_game(request: Request, game_id: GamePath) -> Response:
 )
 async def act(request: Request, game_id: GamePath, body: ActRequest) -> Response:
     ctx, user = server_context(request), await current_user(request)
-    ctx.limits["act"].check(user.id)
+    await ctx.limits["act"].check(user.id)
     return _json(await ctx.games.act(user, game_id, body))
 
 

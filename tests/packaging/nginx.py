@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from cryptography import x509
@@ -74,11 +75,12 @@ def make_certificate(folder: Path) -> tuple[Path, Path]:
 
 
 def site_for_test(
-    site: str, upstream: str, http_port: int, https_port: int, cert: Path, key: Path
+    site: str, upstreams: Sequence[str], http_port: int, https_port: int, cert: Path, key: Path
 ) -> str:
     """The packaged site with only the addresses, ports and certificate changed."""
+    servers = "".join(f"    server {upstream};\n" for upstream in upstreams)
     changes = [
-        (r"^(\s*)server 127\.0\.0\.1:8000;", rf"\1server {upstream};"),
+        (r"(^\s*server 127\.0\.0\.1:\d+;\n)+", servers.replace("\\", "\\\\")),
         (r"^(\s*)listen 80;", rf"\1listen 127.0.0.1:{http_port};"),
         (r"^(\s*)listen 443 ssl http2;", rf"\1listen 127.0.0.1:{https_port} ssl http2;"),
         (r"^\s*listen \[::\]:\d+.*\n", ""),  # a test machine may have no IPv6
@@ -111,7 +113,9 @@ http {{
     default_type application/octet-stream;
     ssl_protocols TLSv1.2 TLSv1.3;
     ssl_prefer_server_ciphers on;
-    access_log {prefix}/access.log;
+    # which server of the upstream answered each request
+    log_format upstreams '$upstream_addr "$request" $status';
+    access_log {prefix}/access.log upstreams;
     # Debian turns gzip on; compressing event streams too would hold events back unless the
     # site turns it off for them.
     gzip on;
@@ -129,7 +133,9 @@ http {{
 class Nginx:
     """nginx in the foreground (`daemon off;`) with its prefix, logs and temp files in `prefix`."""
 
-    def __init__(self, prefix: Path, upstream: str, site: str | None = None) -> None:
+    def __init__(
+        self, prefix: Path, upstream: str | Sequence[str], site: str | None = None
+    ) -> None:
         self.prefix = prefix
         (prefix / "temp").mkdir(parents=True)
         self.cert, key = make_certificate(prefix)
@@ -139,7 +145,8 @@ class Nginx:
         config.write_text(
             main_config(
                 prefix,
-                site_for_test(text, upstream, self.http_port, self.https_port, self.cert, key),
+                site_for_test(text, [upstream] if isinstance(upstream, str) else upstream,
+                              self.http_port, self.https_port, self.cert, key),
             ),
             encoding="utf-8",
         )
@@ -156,6 +163,12 @@ class Nginx:
     @property
     def log(self) -> Path:
         return self.prefix / "error.log"
+
+    def answered_by(self) -> list[tuple[str, str]]:
+        """(upstream server, request line) of every proxied request so far, oldest first."""
+        lines = (self.prefix / "access.log").read_text(encoding="utf-8").splitlines()
+        found = (re.match(r'(\S+) "([^"]*)"', line) for line in lines)
+        return [(m[1], m[2]) for m in found if m and m[1] != "-"]
 
     def _wait_until_listening(self) -> None:
         deadline = time.monotonic() + 10

@@ -10,7 +10,8 @@ and does what the real command would leave behind, as far as the steps after it 
 - dnf, pacman: only recorded (no such package index here);
 - certbot certonly -d NAME: a self-signed certificate where Let's Encrypt's would go;
 - nginx -t: the real nginx checks the enabled sites, their /etc paths moved under the prefix;
-- systemctl: enable checks that the unit and the settings it loads are in place.
+- systemctl: enable checks that each unit (an instance's template) and the credentials it
+  loads are in place.
 """
 
 from __future__ import annotations
@@ -76,12 +77,20 @@ def nginx(args: list[str]) -> int:
 
 def systemctl(args: list[str]) -> int:
     if args[:2] == ["enable", "--now"]:
-        unit = PREFIX / "etc" / "systemd" / "system" / f"{args[2]}.service"
-        settings = PREFIX / "etc" / "somnium-server" / "server.toml"
-        for needed in (unit, settings):
-            if not needed.is_file():
-                print(f"systemctl: {needed} is missing", file=sys.stderr)
+        for name in args[2:]:
+            # an instance (somnium-server@8001) comes from its template (somnium-server@.service)
+            file = name.split("@", 1)[0] + "@" if "@" in name else name
+            unit = PREFIX / "etc" / "systemd" / "system" / f"{file}.service"
+            if not unit.is_file():
+                print(f"systemctl: {unit} is missing", file=sys.stderr)
                 return 1
+            credentials = [line.split(":", 1)[1] for line in unit.read_text().splitlines()
+                           if line.startswith("LoadCredential=")]
+            for source in credentials:
+                needed = PREFIX / source.lstrip("/")
+                if not needed.is_file():
+                    print(f"systemctl: {needed} is missing", file=sys.stderr)
+                    return 1
     return 0
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from somnium_desktop.project import RAW_BASE
+from tests.postgres import SUPERUSER, Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -139,6 +140,7 @@ class Clone:
             )
         for shim in self.shims.iterdir():
             shim.chmod(0o755)
+        self.cluster: Cluster | None = None
 
     def env(self, pipx_home: str = "pipx") -> dict[str, str]:
         """A user's environment: its own home, pip's cache kept, nothing from this checkout."""
@@ -166,13 +168,27 @@ class Clone:
         assert run.returncode == 0, f"{script}\n--\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
         return run.stdout
 
-    def hosting(self, block: Block) -> None:
+    def hosting(self, block: Block, database: dict[str, str] | None = None) -> None:
         """A hosting step: the system's folders under the prefix, sudo and the system's
-        services shimmed (readme_shims.py)."""
+        services shimmed (readme_shims.py); `database`: where PostgreSQL is (postgres_env)."""
         script = re.sub(r"(?<![\w./~])/(opt|etc|var/lib)/", rf"{self.prefix}/\1/", block.text)
         env = self.env()
-        env.update(PATH=f"{self.shims}:{env['PATH']}", SOMNIUM_PREFIX=str(self.prefix))
+        env.update(PATH=f"{self.shims}:{env['PATH']}", SOMNIUM_PREFIX=str(self.prefix),
+                   **(database or {}))
         self.run(script, env)
+
+    def postgres_env(self) -> dict[str, str]:
+        """For postgresql-setup.sh: a throw-away cluster (started on first use) reached as its
+        superuser, and the URL file under the prefix."""
+        if self.cluster is None:
+            self.cluster = Cluster()
+        return {"SOMNIUM_PSQL_AS": "", "PGHOST": "127.0.0.1", "PGPORT": str(self.cluster.port),
+                "PGUSER": SUPERUSER, "SOMNIUM_DATABASE_URL_FILE":
+                str(self.prefix / "etc" / "somnium-server" / "database-url")}
+
+    def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.stop()
 
     def calls(self) -> list[str]:
         log = self.prefix / "calls.log"
@@ -282,6 +298,9 @@ def run_block(clone: Clone, block: Block) -> str:
     if first.startswith("sudo ") and block.heading == "Hosting a lobby server":
         clone.hosting(block)
         return "under a temporary prefix, sudo and system services shimmed"
+    if first.startswith("sudo ") and block.heading == "Several instances on PostgreSQL":
+        clone.hosting(block, clone.postgres_env() if "postgresql-setup.sh" in block.text else None)
+        return "as above, postgresql-setup.sh against a throw-away PostgreSQL"
     raise AssertionError(f"tests/packaging/test_readme.py does not know how to run:\n{block.text}")
 
 
@@ -292,8 +311,11 @@ def test_every_command_block_works_as_written_in_a_clean_clone(tmp_path: Path) -
     clone = Clone(tmp_path)
     blocks = command_blocks((clone.dir / "README.md").read_text(encoding="utf-8"))
     assert len(blocks) >= 15
-    for block in blocks:
-        run_block(clone, block)
+    try:
+        for block in blocks:
+            run_block(clone, block)
+    finally:
+        clone.close()
     # The hosting steps left what the service and nginx need, in a working order.
     settings = clone.prefix / "etc" / "somnium-server" / "server.toml"
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
@@ -304,6 +326,11 @@ def test_every_command_block_works_as_written_in_a_clean_clone(tmp_path: Path) -
              "certbot certonly", "nginx -t", "systemctl reload nginx"]
     found = [next(i for i, call in enumerate(calls) if call.startswith(step)) for step in order]
     assert found == sorted(found), calls
+    # ... and those for several instances: the database's URL, root's alone, before they start
+    url = clone.prefix / "etc" / "somnium-server" / "database-url"
+    assert stat.S_IMODE(url.stat().st_mode) == 0o600
+    assert url.read_text(encoding="utf-8").startswith("postgresql://somnium:")
+    assert "systemctl enable --now somnium-server@8001 somnium-server@8002" in calls
 
 
 def test_the_blocks_are_found_and_each_has_a_way_to_run() -> None:

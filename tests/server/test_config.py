@@ -92,6 +92,27 @@ def test_the_database_url_is_a_flag_a_variable_and_a_key(tmp_path: Path) -> None
     assert flag.database_url == "postgres://h/from_flag"
 
 
+def test_the_database_url_may_come_from_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as a systemd credential hands it over (packaging/server/somnium-server@.service)
+    secret = tmp_path / "database-url"
+    secret.write_text("postgresql://somnium:s3cret@127.0.0.1:5432/somnium\n")
+    settings = load_settings([], {"SOMNIUM_DATABASE_URL_FILE": str(secret)})
+    assert settings.database_url == "postgresql://somnium:s3cret@127.0.0.1:5432/somnium"
+    refused = [
+        (["--database-url-file", str(tmp_path / "missing")], "cannot read database_url_file"),
+        (["--database-url-file", str(secret), "--database-url", "postgresql:///x"], "not both"),
+    ]
+    secret_bad = tmp_path / "bad"
+    secret_bad.write_text("mysql://somnium@127.0.0.1/somnium")
+    refused.append((["--database-url-file", str(secret_bad)], "starts with postgresql://"))
+    for argv, message in refused:
+        with pytest.raises(SystemExit):
+            load_settings(argv, {})
+        assert message in capsys.readouterr().err
+
+
 def test_an_unreachable_database_stops_the_server_at_start_with_a_message() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "somnium_server", "--port", "0",

@@ -20,7 +20,7 @@ from ..config import Settings
 from ..context import current_user
 from ..errors import ApiError, ErrorBody, responses
 from ..models import Strict, UserInfo
-from ..ratelimit import RateLimiter
+from ..ratelimit import RateLimiter, buckets_for
 from ..sessions import hash_token, issue_session
 from ..storage import AuthRequest, CodeGrant, Identity, PendingLogin, Refresh, Storage, User
 from . import pages
@@ -67,9 +67,9 @@ class Signin:
     listen_host: str
     limiter: RateLimiter
 
-    def wait(self, request: Request) -> int:
+    async def wait(self, request: Request) -> int:
         """Spend one of this client address's sign-in requests: 0, or seconds to wait."""
-        return self.limiter.wait(request.client.host if request.client else "unknown")
+        return await self.limiter.wait(request.client.host if request.client else "unknown")
 
     def local_enabled(self, request: Request) -> bool:
         """Local accounts: only when enabled, on a loopback listener and connection, with a
@@ -111,7 +111,7 @@ def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
         store=SigninStore(storage),
         parties=parties,
         public_url=settings.public_url.rstrip("/"), listen_host=settings.host,
-        limiter=RateLimiter("sign-in", settings.rate_signin),
+        limiter=RateLimiter("sign-in", settings.rate_signin, buckets_for(storage)),
     )
     app.state.signin = signin
     # the routes themselves, as the lobby's are (app.py): an included router is one opaque
@@ -184,7 +184,7 @@ async def authorize(
     code_challenge_method: Annotated[str, Query(max_length=16)] = "",
     provider: Annotated[str | None, Query(max_length=32)] = None,
 ) -> Response:
-    if wait := signin.wait(request):
+    if wait := await signin.wait(request):
         return _slow_down_page(wait)
     # Until client and redirect_uri are known good, nothing is ever redirected anywhere.
     if client_id != CLIENT_ID:
@@ -260,7 +260,7 @@ async def choose_provider(
     provider: Annotated[str, Path(max_length=32)],
     request_id: Annotated[str, Query(alias="request", max_length=64)] = "",
 ) -> Response:
-    if wait := signin.wait(request):
+    if wait := await signin.wait(request):
         return _slow_down_page(wait)
     req = await _request_of_this_browser(request, signin, request_id)
     if req is None:
@@ -284,7 +284,7 @@ async def provider_callback(
     error: Annotated[str, Query(max_length=128)] = "",
     error_description: Annotated[str, Query(max_length=512)] = "",
 ) -> Response:
-    if wait := signin.wait(request):
+    if wait := await signin.wait(request):
         return _slow_down_page(wait)
     # Our own state toward the provider: single use, and it must come back to the same browser.
     pending = await signin.store.take_login(state) if state else None
@@ -321,7 +321,7 @@ async def provider_callback(
     **BROWSER_ROUTE,
 )
 async def local_account(request: Request, signin: Ctx) -> Response:
-    if wait := signin.wait(request):
+    if wait := await signin.wait(request):
         return _slow_down_page(wait)
     if not signin.local_enabled(request):
         return pages.error_page("Local accounts are not offered by this server.", 404)
@@ -404,9 +404,9 @@ class OAuthError(Exception):
         )
 
     @classmethod
-    def unless_allowed(cls, signin: Signin, request: Request) -> None:
+    async def unless_allowed(cls, signin: Signin, request: Request) -> None:
         """429 when this client address has used up its sign-in requests."""
-        if wait := signin.wait(request):
+        if wait := await signin.wait(request):
             raise cls("rate_limited", f"too many sign-in requests: retry in {wait} s", 429,
                       retry_after=wait)
 
@@ -467,7 +467,7 @@ def oauth_errors(status: int, description: str) -> dict[int | str, dict[str, Any
 )
 async def token(request: Request, signin: Ctx) -> Response:
     try:
-        OAuthError.unless_allowed(signin, request)
+        await OAuthError.unless_allowed(signin, request)
         form = await _form(request, frozenset(TokenForm.model_fields))
         if form.get("client_id") != CLIENT_ID:
             raise OAuthError("invalid_client", f"unknown client: only {CLIENT_ID}", 401)
@@ -558,7 +558,7 @@ class RevokeForm(BaseModel):
 )
 async def revoke(request: Request, signin: Ctx) -> Response:
     try:
-        OAuthError.unless_allowed(signin, request)
+        await OAuthError.unless_allowed(signin, request)
         form = await _form(request, frozenset(RevokeForm.model_fields))
         presented = form.get("token", "")
         if not presented:
@@ -593,7 +593,7 @@ class Rename(Strict):
 async def rename_me(
     body: Rename, signin: Ctx, user: Annotated[User, Depends(current_user)]
 ) -> UserInfo:
-    signin.limiter.check(f"user:{user.id}")
+    await signin.limiter.check(f"user:{user.id}")
     name = clean_name(body.display_name)
     if name is None:
         raise ApiError(400, "invalid_name",

@@ -1,0 +1,82 @@
+"""Rate limits hold across instances: on one PostgreSQL database, a user who spreads requests
+over two server instances is refused at the same count as on one."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+
+import pytest
+import requests
+
+from somnium_server.config import RateLimit
+from somnium_server.ratelimit import MemoryBuckets
+
+from ..postgres import Cluster
+from .helpers import TIMEOUT, LiveServer, server_settings
+
+LIMITS = {"rate_create": RateLimit(4, 60), "rate_signin": RateLimit(3, 60)}
+
+
+@pytest.fixture
+def instances(pg_cluster: Cluster) -> Iterator[Callable[[int], list[LiveServer]]]:
+    """Starts n instances on one fresh PostgreSQL database."""
+    started: list[LiveServer] = []
+
+    def start(n: int) -> list[LiveServer]:
+        settings = server_settings(pg_cluster.new_database(), **LIMITS)
+        started.extend(LiveServer(settings) for _ in range(n))
+        return started[-n:]
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+def _creates_until_refused(servers: list[LiveServer]) -> list[int]:
+    """Statuses of game creations by one user, taking the instances in turn."""
+    player = servers[0].player("Ann")
+    statuses = []
+    for i in range(6):
+        player.base = servers[i % len(servers)].base
+        statuses.append(player.post("/games", {"name": f"t{i}", "opponent": "person"})
+                        .status_code)
+    return statuses
+
+
+def test_a_user_is_refused_at_the_same_count_on_one_or_two_instances(
+    instances: Callable[[int], list[LiveServer]],
+) -> None:
+    one = _creates_until_refused(instances(1))
+    two = _creates_until_refused(instances(2))
+    assert one == [201, 201, 201, 201, 429, 429]
+    assert two == one  # requests 1, 3, 5 on the first instance; 2, 4, 6 on the second
+
+
+def test_sign_in_limits_per_address_hold_across_instances(
+    instances: Callable[[int], list[LiveServer]],
+) -> None:
+    first, second = instances(2)
+    answers = [
+        requests.post(f"{server.base}/auth/revoke", data={"token": "x"}, timeout=TIMEOUT)
+        for server in (first, second, first, second)
+    ]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert 1 <= int(answers[-1].headers["Retry-After"]) <= 20  # one request's worth of 60 s / 3
+
+
+def test_memory_buckets_refill_at_the_limits_rate() -> None:
+    """One instance (SQLite) keeps the buckets in memory, with the same arithmetic."""
+    now = [100.0]
+    buckets = MemoryBuckets(clock=lambda: now[0])
+    limit = RateLimit(30, 1)
+
+    def spend(user: str) -> float:
+        return asyncio.run(buckets.spend("act", user, limit))
+
+    assert [spend("ann") for _ in range(30)] == [0.0] * 30
+    assert spend("ann") == pytest.approx(1 / 30)
+    assert spend("bob") == 0.0  # another user's bucket
+    now[0] += 1 / 30
+    assert spend("ann") == 0.0  # one request's worth came back
+    assert spend("ann") > 0
