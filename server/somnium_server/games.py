@@ -1,12 +1,16 @@
-"""Games: one in-memory room per game with a single writer, backed by durable storage.
+"""Games: the stored games, each cached in memory as a room with a single writer.
 
 Every change goes through `GameService._commit`: under the room's lock, checked against the
-version, written to storage (and committed) before anyone hears of it.
+version, written to storage (and committed) before anyone hears of it. The database is the
+truth: several instances may share it, so a room is brought up to the stored game
+(`catch_up`) when another instance wrote it (a VersionConflict, or a notice of a change), and
+a game made elsewhere is read from the database when first asked for.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import secrets
@@ -41,7 +45,15 @@ from .lobby import Lobby
 from .models import ActRequest, ComputerOpponent, PersonOpponent
 from .presence import Attendance, Timing, clock
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
-from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
+from .storage import (
+    GameRecord,
+    GameUpdate,
+    Storage,
+    StoredAction,
+    StoredEvent,
+    User,
+    VersionConflict,
+)
 
 log = logging.getLogger("somnium_server.games")
 
@@ -82,6 +94,7 @@ class GameService:
         self.rooms: dict[str, GameRoom] = {}
         self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
+        self._notices: set[asyncio.Task[None]] = set()
 
     # -- start and stop -----------------------------------------------------------------------
     async def load(self) -> None:
@@ -102,11 +115,96 @@ class GameService:
         await self.runner.stop()
 
     # -- reading ------------------------------------------------------------------------------
-    def room(self, game_id: str) -> GameRoom:
+    async def find(self, game_id: str, fresh: bool = False) -> GameRoom:
+        """The game's room, read from the database if it was made by another instance;
+        `fresh`: brought up to the stored game first when instances share the database."""
         room = self.rooms.get(game_id.upper())
-        if room is None:
+        if room is not None:
+            if fresh and self.storage.shared and room.status != "finished":
+                async with room.lock:
+                    await self.catch_up(room)
+            return room
+        record = await self.storage.get_game(game_id.upper())
+        if record is None:
             raise ApiError(404, "unknown_game", f"there is no game {game_id}")
+        return await self._adopt(record)
+
+    async def _adopt(self, record: GameRecord) -> GameRoom:
+        """Keep a stored game this instance did not have as a room (once, if raced)."""
+        room = GameRoom.from_record(record, self.event_window)
+        if record.snapshot_version < record.version:
+            room.state = await stored_state(self.storage, record)
+        if record.status != "finished":
+            await self._load_history(room)
+        known = self.rooms.get(room.id)
+        if known is not None:  # adopted meanwhile by another request
+            return known
+        self.rooms[room.id] = room
+        self._seat_index(room, set())
+        self._presence_changed(room)
         return room
+
+    def notice(self, game_id: str, version: int) -> None:
+        """A notice from the database: another instance committed `version` of a game."""
+        task = asyncio.get_running_loop().create_task(self.changed(game_id, version))
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    def lobby_moved(self) -> None:
+        self.lobby.moved()
+
+    def resync(self) -> None:
+        """Notices may have been missed (the listening connection was lost): every
+        unfinished game is compared with the database."""
+        for room in list(self.rooms.values()):
+            if room.status != "finished":
+                self.notice(room.id, room.version + 1)
+
+    async def changed(self, game_id: str, version: int) -> None:
+        """Another instance committed `version` of a game: bring this instance's room (and
+        its streams) up to it; a game new here joins this instance's lobby list. (The lobby's
+        events come through the database: the instance that made the change told them.)"""
+        room = self.rooms.get(game_id)
+        if room is None:
+            record = await self.storage.get_game(game_id)
+            if record is not None and game_id not in self.rooms:
+                await self._adopt(record)
+            return
+        if room.version >= version:
+            return
+        async with room.lock:
+            await self.catch_up(room)
+
+    async def catch_up(self, room: GameRoom) -> bool:
+        """Bring a room up to its stored game (the caller holds its lock): the changes
+        another instance committed are applied and their events told to this instance's
+        listeners, in order. True if the room moved on."""
+        record = await self.storage.get_game(room.id)
+        if record is None or record.version <= room.version:
+            return False
+        events = [e for e in await self.storage.get_events(room.id, after=room.seq)
+                  if e.seq <= record.seq]
+        actions = [a for a in await self.storage.get_actions(room.id, after=room.version)
+                   if a.version <= record.version]
+        if [a.version for a in actions] == list(range(room.version + 1, record.version + 1)):
+            state = replay(room.state, ((a.seat, action_from_dict(a.action)) for a in actions))
+        else:  # a change other than an action (a join, a rematch) stored a snapshot
+            state = await stored_state(self.storage, record)
+        seated = _seated(room)
+        room.seats = [Seat(**s) for s in record.seats]
+        room.status, room.meta, room.state = record.status, record.meta, state
+        room.version, room.seq = record.version, record.seq
+        room.snapshot = (record.snapshot_version, record.state)
+        answers = _answers(events) if any(not a.result for a in actions) else {}
+        room.actions.update(
+            {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
+        )
+        room.remember(events)
+        self._seat_index(room, seated)
+        self._presence_changed(room)
+        if room.status == "finished":
+            self._let_go_later(room)
+        return True
 
     def newest_first(self) -> Iterator[dict[str, Any]]:
         """Lobby lines, newest game first (built as they are read)."""
@@ -146,13 +244,13 @@ class GameService:
             room.actions.clear()
 
     async def log(self, game_id: str) -> bytes:
-        room = self.room(game_id)
+        room = await self.find(game_id)
         events = await self.storage.get_events(room.id)
         return orjson.dumps([event.data for event in events])
 
     async def replay(self, game_id: str) -> bytes:
         """The public view after every action of a finished game, rebuilt by the engine."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         if room.status != "finished":
             raise ApiError(409, "game_not_finished", "replays open once the game has ended")
         state = state_from_dict(room.initial_state)
@@ -223,7 +321,7 @@ class GameService:
         return room
 
     async def join(self, user: User, game_id: str) -> GameRoom:
-        room = self.room(game_id)
+        room = await self.find(game_id)
         async with room.lock:
             if room.status != "waiting":
                 raise ApiError(409, "game_started", "this game has already started")
@@ -261,7 +359,7 @@ class GameService:
 
     async def leave(self, user: User, game_id: str) -> GameRoom:
         """Leave a game before it starts; a table with no person left is closed."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         async with room.lock:
             if room.status != "waiting":
                 raise ApiError(409, "game_started", "you can only leave a game before it starts")
@@ -288,35 +386,43 @@ class GameService:
     # -- playing -------------------------------------------------------------------------------
     async def act(self, user: User, game_id: str, request: ActRequest) -> bytes:
         """One player's action: exactly once per action id, only against the current version."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         if room.status == "finished":
             await self.ensure_history(room)
         async with room.lock:
-            seen = room.actions.get(request.action_id)
-            if seen is not None:
-                if seen[0] != user.id:
-                    raise ApiError(
-                        409, "action_id_taken", "that action id was used by another player"
-                    )
-                return seen[1]
+            if request.version > room.version:  # another instance may have moved it on
+                await self.catch_up(room)
+            answered = _answered(room, user, request.action_id)
+            if answered is not None:
+                return answered
             seat = room.seat_of(user.id)
             if seat is None:
                 raise ApiError(403, "not_a_player", "only the two seated players can act")
             if room.status == "waiting":
                 raise ApiError(409, "game_not_started", "the game has not started yet")
-            if request.version != room.version:
-                raise ApiError(
-                    409, "stale_version",
-                    f"the game is at version {room.version}, not {request.version}",
-                    version=room.version,
-                )
+            _check_version(room, request.version)
             # the action model's fields as a dict (a plain copy: model_dump walks the schema)
             action = action_from_dict(dict(request.action.__dict__))
             try:
                 state, events = apply(room.state, seat, action)
             except IllegalAction as error:
                 raise illegal(error) from None
-            return await self._play(room, seat, action, state, events, user.id, request.action_id)
+            try:
+                return await self._play(
+                    room, seat, action, state, events, user.id, request.action_id
+                )
+            except VersionConflict:  # another instance wrote the game first (room caught up)
+                return await self._act_again(user, room, request)
+
+    async def _act_again(self, user: User, room: GameRoom, request: ActRequest) -> bytes:
+        """After catching up with another instance's writes: the answer already given to
+        this action id, or the stale version's 409 (never a second application)."""
+        answered = _answered(room, user, request.action_id)
+        if answered is not None:
+            return answered
+        _check_version(room, request.version)
+        raise ApiError(409, "stale_version", "the game changed meanwhile: fetch it and retry",
+                       version=room.version)
 
     async def _play(
         self,
@@ -376,10 +482,12 @@ class GameService:
             # keeps serving everyone else meanwhile (the room's lock keeps the state still)
             action = await asyncio.to_thread(choose, bot, room.state, seat, room.id)
             state, events = apply(room.state, seat, action)
-            await self._play(
-                room, seat, action, state, events, COMPUTER_USER,
-                f"computer/{room.version + 1}",
-            )
+            # another instance may move first: the room then caught up (VersionConflict)
+            with contextlib.suppress(VersionConflict):
+                await self._play(
+                    room, seat, action, state, events, COMPUTER_USER,
+                    f"computer/{room.version + 1}",
+                )
         return self._computer_to_move(room)
 
     @staticmethod
@@ -396,7 +504,7 @@ class GameService:
 
     async def rematch(self, user: User, game_id: str) -> GameRoom:
         """Ask for a rematch; once every person at the table agreed, a new game opens."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         async with room.lock:
             if room.status != "finished" or room.meta.get("closed"):
                 raise ApiError(409, "game_not_finished", "a rematch is offered once a game ends")
@@ -451,9 +559,13 @@ class GameService:
             else:
                 stored_changes["state_version"], stored_changes["state"] = room.snapshot
         record = room.record(version=version, seq=seq, **stored_changes)
-        await self.storage.update_game(
-            GameUpdate(record=record, expected_version=room.version, events=events, action=action)
-        )
+        try:
+            await self.storage.update_game(GameUpdate(
+                record=record, expected_version=room.version, events=events, action=action
+            ))
+        except VersionConflict:  # another instance wrote first: the room takes its changes
+            await self.catch_up(room)
+            raise
         if record.snapshot_version == version:
             room.snapshot = (version, record.state)
         seated = _seated(room)
@@ -580,7 +692,7 @@ class GameService:
     async def claim(self, user: User, game_id: str) -> GameRoom:
         """Claim the win from an opponent who left the table and stayed away long enough: the
         game is conceded for them. Asking again once it is won answers the game as it is."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         async with room.lock:
             seat = room.seat_of(user.id)
             if seat is None:
@@ -611,6 +723,25 @@ class GameService:
                 meta={**room.meta, "claimed_from": other},
             )
         return room
+
+
+def _answered(room: GameRoom, user: User, action_id: str) -> bytes | None:
+    """The answer given to an action id already applied, if any (409 if another's)."""
+    seen = room.actions.get(action_id)
+    if seen is None:
+        return None
+    if seen[0] != user.id:
+        raise ApiError(409, "action_id_taken", "that action id was used by another player")
+    return seen[1]
+
+
+def _check_version(room: GameRoom, version: int) -> None:
+    """409 unless an action is made against the version the game is at."""
+    if version != room.version:
+        raise ApiError(
+            409, "stale_version", f"the game is at version {room.version}, not {version}",
+            version=room.version,
+        )
 
 
 def _seated(room: GameRoom) -> set[str]:
