@@ -73,10 +73,11 @@ async def serving(ctx: ServerContext) -> AsyncIterator[None]:
     loop = asyncio.get_running_loop()
     sweeper = loop.create_task(sweep(ctx.storage))
     follower = loop.create_task(ctx.storage.follow_games(ctx.games))
+    heartbeat = loop.create_task(ctx.games.heartbeat())
     try:
         yield
     finally:
-        for task in (sweeper, follower):
+        for task in (sweeper, follower, heartbeat):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -16,7 +16,7 @@ import math
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import orjson
@@ -38,6 +38,7 @@ from somnium_desktop.game import (
     view_to_dict,
 )
 
+from . import peers
 from .apierror import ApiError, illegal
 from .computer import ComputerRunner, Computers, choose
 from .events import StreamHub, Subscriber, frame
@@ -140,15 +141,14 @@ class GameService:
         if known is not None:  # adopted meanwhile by another request
             return known
         self.rooms[room.id] = room
+        room.elsewhere = self.attendance.peers.observers(room.id)
         self._seat_index(room, set())
         self._presence_changed(room)
         return room
 
     def notice(self, game_id: str, version: int) -> None:
         """A notice from the database: another instance committed `version` of a game."""
-        task = asyncio.get_running_loop().create_task(self.changed(game_id, version))
-        self._notices.add(task)
-        task.add_done_callback(self._notices.discard)
+        self._spawn(self.changed(game_id, version))
 
     def lobby_moved(self) -> None:
         self.lobby.moved()
@@ -597,7 +597,7 @@ class GameService:
             self._observers_changed(room)
         if user is not None:
             self.attend(user)
-        subscriber.push(frame("observers", {"type": "observers", "count": room.observers}))
+        subscriber.push(frame("observers", {"type": "observers", "count": room.watchers()}))
         subscriber.push(self._presence_frame(room))
         return subscriber
 
@@ -614,11 +614,70 @@ class GameService:
     def attend(self, user: str) -> None:
         """A signed stream of `user` opened (the lobby's or a game's)."""
         if self.attendance.opened(user):
+            self._tell_peers(peers.HERE, user)
             self._attendance_changed(user)
 
     def unattend(self, user: str) -> None:
         if self.attendance.closed(user, clock()):
+            self._tell_peers(peers.GONE, user)
             self._attendance_changed(user)
+
+    # -- the other instances' streams (peers.py) --------------------------------------------------
+    def _tell_peers(self, kind: str, argument: str) -> None:
+        if self.storage.shared:
+            self._spawn(self.storage.announce(kind, argument))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    def peer(self, instance: str, kind: str, argument: str) -> None:
+        """Another instance told of its streams: presence and observer counts follow."""
+        known = self.attendance.peers
+        known.seen[instance] = clock()
+        if kind == peers.HERE:
+            was_here = self.attendance.here(argument)
+            known.arrived(instance, argument)
+            if not was_here:
+                self._attendance_changed(argument)
+        elif kind == peers.GONE:
+            if known.left(instance, argument) and not self.attendance.here(argument):
+                self.attendance.gone[argument] = clock()
+                self._attendance_changed(argument)
+        elif kind == peers.WATCH:
+            game_id, _, count = argument.partition(":")
+            known.watch(instance, game_id, int(count))
+            self._elsewhere_changed(game_id)
+        elif kind == peers.HELLO:  # a new instance: what this one holds
+            for user in self.attendance.streams:
+                self._tell_peers(peers.HERE, user)
+            for room in self.rooms.values():
+                if room.observers:
+                    self._tell_peers(peers.WATCH, f"{room.id}:{room.observers}")
+
+    def _elsewhere_changed(self, game_id: str) -> None:
+        room = self.rooms.get(game_id)
+        if room is not None:
+            room.elsewhere = self.attendance.peers.observers(game_id)
+            self._observers_changed(room)
+
+    async def heartbeat(self) -> None:
+        """While instances share the database: tell the others this one runs, and forget
+        the streams of those not heard of for a while (killed, or cut off)."""
+        if not self.storage.shared:
+            return
+        while True:
+            await self.storage.announce(peers.ALIVE, "-")
+            now = clock()
+            users, games = self.attendance.peers.expire(now)
+            for user in users:
+                if not self.attendance.here(user):
+                    self.attendance.gone[user] = now
+                    self._attendance_changed(user)
+            for game_id in games:
+                self._elsewhere_changed(game_id)
+            await asyncio.sleep(peers.HEARTBEAT)
 
     def _attendance_changed(self, user: str) -> None:
         """The user came or went: the games they play may say so."""
@@ -646,12 +705,22 @@ class GameService:
             )
 
     def _announce_observers(self, room: GameRoom) -> None:
+        """Tell the game's streams the count of everyone watching it; the lobby and the
+        other instances hear from the instance whose own count changed."""
         room.observer_flush = None
-        if room.observers == room.announced_observers:
+        if room.observers != room.told_observers:
+            room.told_observers = room.observers
+            self._tell_peers(peers.WATCH, f"{room.id}:{room.observers}")
+            local = True
+        else:
+            local = False
+        count = room.watchers()
+        if count == room.announced_observers:
             return
-        room.announced_observers = room.observers
-        room.channel.publish(frame("observers", {"type": "observers", "count": room.observers}))
-        self.lobby.publish("observers", {"game_id": room.id, "observers": room.observers})
+        room.announced_observers = count
+        room.channel.publish(frame("observers", {"type": "observers", "count": count}))
+        if local:
+            self.lobby.publish("observers", {"game_id": room.id, "observers": count})
 
     def _presence_changed(self, room: GameRoom) -> None:
         """Work out who is away now, tell the game's listeners if that changed, and wake up

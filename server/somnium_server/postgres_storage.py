@@ -21,6 +21,8 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
+from .peers import HELLO
+from .peers import KINDS as PEER_KINDS
 from .postgres_signin import MIGRATION as SIGNIN_MIGRATION
 from .postgres_signin import PostgresSignin
 from .storage import (
@@ -297,6 +299,7 @@ class PostgresStorage(PostgresSignin):
                     self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    await self.announce(HELLO, "-")
                     if not first:
                         notices.resync()
                         notices.lobby_moved()
@@ -305,7 +308,11 @@ class PostgresStorage(PostgresSignin):
                         instance, game_id, version = notify.payload.split(" ")
                         if game_id == LOBBY_NOTICE:  # this instance's too: it reads them
                             notices.lobby_moved()
-                        elif instance != self.instance:
+                        elif instance == self.instance:
+                            continue
+                        elif game_id in PEER_KINDS:
+                            notices.peer(instance, game_id, version)
+                        else:
                             notices.notice(game_id, int(version))
             except psycopg.OperationalError as error:
                 log.warning("lost the database's notices (%s); listening again", error)
@@ -313,6 +320,9 @@ class PostgresStorage(PostgresSignin):
                 await asyncio.sleep(RELISTEN_PAUSE)
 
     # -- the lobby's events -------------------------------------------------------------------
+    async def announce(self, kind: str, argument: str) -> None:
+        await self._one("SELECT pg_notify(?, ?)", CHANNEL, f"{self.instance} {kind} {argument}")
+
     def lobby_log(self) -> PostgresStorage:
         return self
 

@@ -447,6 +447,9 @@ class SQLiteStorage(SQLiteSignin):
 
     shared = False  # one instance only serves an SQLite file
 
+    async def announce(self, kind: str, argument: str) -> None:
+        """No other instance to tell."""
+
     def lobby_log(self) -> None:
         return None  # the lobby's events stay in the one instance's memory
 

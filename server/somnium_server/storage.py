@@ -132,6 +132,10 @@ class GameNotices(Protocol):
         """The lobby has new events (from any instance, this one included)."""
         ...
 
+    def peer(self, instance: str, kind: str, argument: str) -> None:
+        """Another instance told of its streams (peers.py names the kinds)."""
+        ...
+
     def resync(self) -> None:
         """Some notices may have been lost: compare every game with the database."""
         ...
@@ -340,6 +344,10 @@ class Storage(SigninStorage, Protocol):
 
     async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
         """The game's actions that made versions after `after`, in order."""
+        ...
+
+    async def announce(self, kind: str, argument: str) -> None:
+        """Tell the other instances something of this one's streams (peers.py)."""
         ...
 
     def lobby_log(self) -> LobbyLog | None:

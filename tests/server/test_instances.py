@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 import requests
 
 from ..postgres import Cluster
-from .helpers import EventReader, LiveServer, Player, server_settings
+from .helpers import SSE, EventReader, LiveServer, Player, server_settings
 
 
 @pytest.fixture
@@ -217,3 +218,49 @@ def test_lobby_event_ids_are_the_same_on_every_instance(
         later.close()
     finally:
         restarted.stop()
+
+
+def presence(event: SSE) -> list[tuple[bool, bool]]:
+    return [(p["away"], p["claimable"]) for p in event.json()["players"]]
+
+
+def test_presence_and_observers_are_the_same_on_every_instance(pg_cluster: Cluster) -> None:
+    url = pg_cluster.new_database()
+    one, two = (LiveServer(server_settings(url, away_after=0.6, claim_after=1.2))
+                for _ in range(2))
+    try:
+        ann, bob = one.player("Ann"), on(two, one.player("Bob"))
+        game_id = ann.create()["id"]
+        ann_stream = EventReader(f"{one.base}/games/{game_id}/events", headers=ann.headers)
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        bob_stream = EventReader(f"{two.base}/games/{game_id}/events", headers=bob.headers)
+        # Bob's only stream is on instance 2: instance 1 counts him at the table all along
+        time.sleep(1.5)
+        assert all(not presence(e)[1][0] for e in ann_stream.drain() if e.event == "presence")
+        assert one.get(f"/games/{game_id}").json()["presence"][1]["away"] is False
+
+        watchers = [EventReader(f"{server.base}/games/{game_id}/events") for server in (one, two)]
+        for server in (one, two):  # one observer on each instance: two on both
+            counted = []
+            for _ in range(50):
+                counted.append(server.get(f"/games/{game_id}").json()["observers"])
+                if counted[-1] == 2:
+                    break
+                time.sleep(0.1)
+            assert counted[-1] == 2, counted
+        watchers[1].close()
+        assert ann_stream.until(
+            lambda e: e.event == "observers" and e.json()["count"] == 1
+        ).json()["count"] == 1
+
+        bob_stream.close()  # gone from instance 2: away, then claimable, seen on instance 1
+        away = ann_stream.until(lambda e: e.event == "presence" and presence(e)[1][0])
+        assert presence(away) == [(False, False), (True, False)]
+        ann_stream.until(lambda e: e.event == "presence" and presence(e)[1][1])
+        claimed = ann.post(f"/games/{game_id}/claim")
+        assert claimed.status_code == 200, claimed.text
+        watchers[0].close()
+        ann_stream.close()
+    finally:
+        one.stop()
+        two.stop()
