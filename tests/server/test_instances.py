@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 
+from somnium_desktop.client.sse import EventStream, ServerEvent
+
 from ..postgres import Cluster
-from .helpers import SSE, EventReader, LiveServer, Player, server_settings
+from .helpers import (
+    SSE,
+    EventReader,
+    LiveServer,
+    Player,
+    free_port,
+    make_user,
+    server_settings,
+)
+from .test_restart import _start, _stop
 
 
 @pytest.fixture
@@ -264,3 +279,64 @@ def test_presence_and_observers_are_the_same_on_every_instance(pg_cluster: Clust
     finally:
         one.stop()
         two.stop()
+
+
+def test_kill_9_of_an_instance_and_the_apps_stream_resumes_on_the_other(
+    tmp_path: Path, pg_cluster: Cluster
+) -> None:
+    url = pg_cluster.new_database()
+    ports = [free_port(), free_port()]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    ann = Player(bases[0], *make_user(url, "Ann"), "Ann")
+    bob = Player(bases[1], *make_user(url, "Bob"), "Bob")
+    processes = [_start(url, port, tmp_path / f"server{n}.log") for n, port in enumerate(ports)]
+    seen: list[ServerEvent] = []
+    alive = [True]
+    stream: EventStream | None = None
+    try:
+        game_id = ann.create()["id"]
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        # the app's own stream reader; the address it asks goes to instance 2 once 1 is gone
+        stream = EventStream(
+            lambda: f"{bases[0] if alive[0] else bases[1]}/games/{game_id}/events",
+            seen.append, backoff=(0.05, 0.1, 0.2),
+        )
+        stream.start()
+        rng = random.Random(5)
+        players = {0: ann, 1: bob}
+        detail = bob.get(f"/games/{game_id}").json()
+        acknowledged: list[int] = []
+        for step in range(40):
+            if step == 12:
+                os.kill(processes[0].pid, signal.SIGKILL)  # mid-game, the stream's instance
+                processes[0].wait()
+                alive[0] = False
+                ann = replace(ann, base=bases[1])  # (its action ids go on: never reused)
+                players[0] = ann
+            view = detail["view"]
+            if view["over"]:
+                break
+            answer = players[view["turn"]].act(game_id, detail["version"],
+                                               rng.choice(view["legal"]))
+            assert answer.status_code == 200, answer.text
+            result = answer.json()
+            acknowledged.append(result["version"])
+            detail = {**detail, "version": result["version"], "view": result["view"]}
+        log = bob.get(f"/games/{game_id}/log").json()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and (not seen or seen[-1].id != str(log[-1]["seq"])):
+            time.sleep(0.05)
+        numbered = [int(e.id) for e in seen if e.id is not None and e.event != "snapshot"]
+        snapshots = [e for e in seen if e.event == "snapshot"]
+        assert len(snapshots) == 1  # the reconnection resumed: no second snapshot
+        start = int(snapshots[0].id or 0)
+        # 0 events lost or repeated, and every acknowledged action is in the stored log
+        assert numbered == [entry["seq"] for entry in log if entry["seq"] > start]
+        assert set(acknowledged) <= {entry["version"] for entry in log}
+        assert stream.connections >= 2
+    finally:
+        if stream is not None:
+            stream.close()
+        for process in processes:
+            if process.poll() is None:
+                _stop(process)
