@@ -65,6 +65,9 @@ COMPUTER_USER = "computer"
 # The full state is stored every this many actions (and when a game ends); in between an
 # action writes only its own row, and loading replays the actions after the snapshot.
 SNAPSHOT_EVERY = 32
+# With several instances, one drives a game's computers: it holds a lease this many seconds,
+# renewed at each move; the others, woken too, take over once it has run out.
+COMPUTER_LEASE = 3.0
 HISTORY_GRACE = 600.0  # seconds a finished game's events and answers stay in memory
 
 
@@ -144,6 +147,7 @@ class GameService:
         room.elsewhere = self.attendance.peers.observers(room.id)
         self._seat_index(room, set())
         self._presence_changed(room)
+        self._wake_computer(room)
         return room
 
     def notice(self, game_id: str, version: int) -> None:
@@ -204,6 +208,7 @@ class GameService:
         self._presence_changed(room)
         if room.status == "finished":
             self._let_go_later(room)
+        self._wake_computer(room)  # (the lease decides which instance moves)
         return True
 
     def newest_first(self) -> Iterator[dict[str, Any]]:
@@ -470,6 +475,8 @@ class GameService:
     async def _computer_move(self, game_id: str) -> bool:
         """The computer to move takes one action; True if a computer is to move again."""
         room = self.rooms[game_id]
+        if self.storage.shared and not await self.storage.hold_computer(game_id, COMPUTER_LEASE):
+            return self._computer_to_move(room)  # another instance drives: ask again later
         async with room.lock:
             if not self._computer_to_move(room):
                 return False

@@ -109,6 +109,14 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT INTO lobby VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 16));
     CREATE TABLE lobby_events (id BIGINT PRIMARY KEY, data TEXT NOT NULL);
     """,
+    # which instance drives a game's computer players, until when (see hold_computer)
+    """
+    CREATE TABLE computer_leases (
+        game_id TEXT PRIMARY KEY,
+        instance TEXT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 )
 LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
 LOBBY_KEPT = 10_000  # lobby events kept for resuming; older ones are deleted as new ones come
@@ -318,6 +326,21 @@ class PostgresStorage(PostgresSignin):
                 log.warning("lost the database's notices (%s); listening again", error)
                 first = False
                 await asyncio.sleep(RELISTEN_PAUSE)
+
+    async def hold_computer(self, game_id: str, seconds: float) -> bool:
+        """Take or renew the lease on driving the game's computers for `seconds` (by the
+        database's clock); False while another instance holds an unexpired one."""
+        row = await self._one(
+            "INSERT INTO computer_leases (game_id, instance, expires_at)"
+            " VALUES (?, ?, extract(epoch FROM clock_timestamp()) + ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET instance = excluded.instance,"
+            " expires_at = excluded.expires_at"
+            " WHERE computer_leases.instance = excluded.instance"
+            " OR computer_leases.expires_at < extract(epoch FROM clock_timestamp())"
+            " RETURNING 1",
+            game_id, self.instance, seconds,
+        )
+        return row is not None
 
     # -- the lobby's events -------------------------------------------------------------------
     async def announce(self, kind: str, argument: str) -> None:

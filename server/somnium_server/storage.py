@@ -350,6 +350,11 @@ class Storage(SigninStorage, Protocol):
         """Tell the other instances something of this one's streams (peers.py)."""
         ...
 
+    async def hold_computer(self, game_id: str, seconds: float) -> bool:
+        """Take or renew this instance's lease on driving the game's computer players for
+        `seconds`; False while another instance holds it (always True with one instance)."""
+        ...
+
     def lobby_log(self) -> LobbyLog | None:
         """Where the lobby's events are numbered when instances share the storage."""
         ...

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import random
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -281,15 +282,40 @@ def test_presence_and_observers_are_the_same_on_every_instance(pg_cluster: Clust
         two.stop()
 
 
-def test_kill_9_of_an_instance_and_the_apps_stream_resumes_on_the_other(
-    tmp_path: Path, pg_cluster: Cluster
-) -> None:
+@dataclass
+class Processes:
+    """somnium-server processes on one database (stopped at the end if still running)."""
+
+    url: str
+    bases: list[str]
+    running: list[subprocess.Popen[bytes]]
+
+    def kill_9(self, index: int) -> None:
+        os.kill(self.running[index].pid, signal.SIGKILL)
+        self.running[index].wait()
+
+
+@pytest.fixture
+def processes(tmp_path: Path, pg_cluster: Cluster) -> Iterator[Processes]:
     url = pg_cluster.new_database()
     ports = [free_port(), free_port()]
-    bases = [f"http://127.0.0.1:{port}" for port in ports]
-    ann = Player(bases[0], *make_user(url, "Ann"), "Ann")
-    bob = Player(bases[1], *make_user(url, "Bob"), "Bob")
-    processes = [_start(url, port, tmp_path / f"server{n}.log") for n, port in enumerate(ports)]
+    running: list[subprocess.Popen[bytes]] = []
+    try:
+        for n, port in enumerate(ports):
+            running.append(_start(url, port, tmp_path / f"server{n}.log"))
+        yield Processes(url, [f"http://127.0.0.1:{port}" for port in ports], running)
+    finally:
+        for process in running:
+            if process.poll() is None:
+                _stop(process)
+
+
+def test_kill_9_of_an_instance_and_the_apps_stream_resumes_on_the_other(
+    processes: Processes,
+) -> None:
+    bases = processes.bases
+    ann = Player(bases[0], *make_user(processes.url, "Ann"), "Ann")
+    bob = Player(bases[1], *make_user(processes.url, "Bob"), "Bob")
     seen: list[ServerEvent] = []
     alive = [True]
     stream: EventStream | None = None
@@ -308,8 +334,7 @@ def test_kill_9_of_an_instance_and_the_apps_stream_resumes_on_the_other(
         acknowledged: list[int] = []
         for step in range(40):
             if step == 12:
-                os.kill(processes[0].pid, signal.SIGKILL)  # mid-game, the stream's instance
-                processes[0].wait()
+                processes.kill_9(0)  # mid-game, the stream's instance
                 alive[0] = False
                 ann = replace(ann, base=bases[1])  # (its action ids go on: never reused)
                 players[0] = ann
@@ -337,6 +362,28 @@ def test_kill_9_of_an_instance_and_the_apps_stream_resumes_on_the_other(
     finally:
         if stream is not None:
             stream.close()
-        for process in processes:
-            if process.poll() is None:
-                _stop(process)
+
+
+def test_a_computer_game_plays_on_when_its_instance_is_killed(processes: Processes) -> None:
+    ann = Player(processes.bases[0], *make_user(processes.url, "Ann"), "Ann")
+    watcher = replace(ann, base=processes.bases[1])
+
+    def version() -> int:
+        return int(watcher.get(f"/games/{game_id}").json()["version"])
+
+    # two computers: instance 1 made the game and drives them (the lease is its)
+    game_id = ann.create(host_level="test", opponent="computer", level="test")["id"]
+    deadline = time.monotonic() + 15
+    while version() < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    processes.kill_9(0)
+    at_kill = version()
+    assert at_kill >= 4
+    deadline = time.monotonic() + 15
+    while version() < at_kill + 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert version() >= at_kill + 2, "instance 2 did not take the computers over"
+    log = watcher.get(f"/games/{game_id}/log").json()
+    versions = [entry["version"] for entry in log]
+    assert versions == sorted(versions)  # one writer: no version made twice or skipped
+    assert sorted(set(versions)) == list(range(versions[0], versions[-1] + 1))
