@@ -635,9 +635,15 @@ class GameService:
             self._spawn(self.storage.announce(kind, argument))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run work for the other instances (or from them) beside the requests."""
         task = asyncio.get_running_loop().create_task(work)
         self._notices.add(task)
-        task.add_done_callback(self._notices.discard)
+        task.add_done_callback(self._spawned_done)
+
+    def _spawned_done(self, task: asyncio.Task[None]) -> None:
+        self._notices.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("work shared with the other instances failed: %r", task.exception())
 
     def peer(self, instance: str, kind: str, argument: str) -> None:
         """Another instance told of its streams: presence and observer counts follow."""
@@ -675,7 +681,10 @@ class GameService:
         if not self.storage.shared:
             return
         while True:
-            await self.storage.announce(peers.ALIVE, "-")
+            try:
+                await self.storage.announce(peers.ALIVE, "-")
+            except Exception as error:  # the database is away: the others will expire us
+                log.warning("could not tell the other instances this one runs: %r", error)
             now = clock()
             users, games = self.attendance.peers.expire(now)
             for user in users:
