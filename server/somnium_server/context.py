@@ -44,7 +44,7 @@ def build_context(
     check_local_accounts(settings.local_accounts, settings.host, settings.public_url)
     store: Storage = storage if storage is not None else open_storage(settings)
     hub = StreamHub(settings.keepalive, settings.max_streams)
-    lobby = Lobby(settings.event_window)
+    lobby = Lobby(settings.event_window, store.lobby_log())
     games = GameService(
         store, lobby, hub, computers or Computers(),
         event_window=settings.event_window,
@@ -66,18 +66,25 @@ def build_context(
 @contextlib.asynccontextmanager
 async def serving(ctx: ServerContext) -> AsyncIterator[None]:
     """The server's life: games loaded (computers resume), streams ticking, old sessions
-    swept; at the end every stream closed and the storage shut."""
+    swept, other instances' changes followed; at the end every stream closed and the storage
+    shut."""
+    await ctx.lobby.open()
     await ctx.games.load()
     ctx.hub.start()
-    sweeper = asyncio.get_running_loop().create_task(sweep(ctx.storage))
+    loop = asyncio.get_running_loop()
+    sweeper = loop.create_task(sweep(ctx.storage))
+    follower = loop.create_task(ctx.storage.follow_games(ctx.games))
+    heartbeat = loop.create_task(ctx.games.heartbeat())
     try:
         yield
     finally:
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper
+        for task in (sweeper, follower, heartbeat):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await ctx.hub.stop()
         await ctx.games.stop()
+        await ctx.lobby.stop()
         await ctx.storage.close()
 
 

@@ -1,18 +1,22 @@
-"""Games: one in-memory room per game with a single writer, backed by durable storage.
+"""Games: the stored games, each cached in memory as a room with a single writer.
 
 Every change goes through `GameService._commit`: under the room's lock, checked against the
-version, written to storage (and committed) before anyone hears of it.
+version, written to storage (and committed) before anyone hears of it. The database is the
+truth: several instances may share it, so a room is brought up to the stored game
+(`catch_up`) when another instance wrote it (a VersionConflict, or a notice of a change), and
+a game made elsewhere is read from the database when first asked for.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import orjson
@@ -34,6 +38,7 @@ from somnium_desktop.game import (
     view_to_dict,
 )
 
+from . import peers
 from .apierror import ApiError, illegal
 from .computer import ComputerRunner, Computers, choose
 from .events import StreamHub, Subscriber, frame
@@ -41,7 +46,15 @@ from .lobby import Lobby
 from .models import ActRequest, ComputerOpponent, PersonOpponent
 from .presence import Attendance, Timing, clock
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
-from .storage import GameRecord, GameUpdate, Storage, StoredAction, StoredEvent, User
+from .storage import (
+    GameRecord,
+    GameUpdate,
+    Storage,
+    StoredAction,
+    StoredEvent,
+    User,
+    VersionConflict,
+)
 
 log = logging.getLogger("somnium_server.games")
 
@@ -52,6 +65,9 @@ COMPUTER_USER = "computer"
 # The full state is stored every this many actions (and when a game ends); in between an
 # action writes only its own row, and loading replays the actions after the snapshot.
 SNAPSHOT_EVERY = 32
+# With several instances, one drives a game's computers: it holds a lease this many seconds,
+# renewed at each move; the others, woken too, take over once it has run out.
+COMPUTER_LEASE = 3.0
 HISTORY_GRACE = 600.0  # seconds a finished game's events and answers stay in memory
 
 
@@ -82,6 +98,7 @@ class GameService:
         self.rooms: dict[str, GameRoom] = {}
         self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
+        self._notices: set[asyncio.Task[None]] = set()
 
     # -- start and stop -----------------------------------------------------------------------
     async def load(self) -> None:
@@ -102,11 +119,97 @@ class GameService:
         await self.runner.stop()
 
     # -- reading ------------------------------------------------------------------------------
-    def room(self, game_id: str) -> GameRoom:
+    async def find(self, game_id: str, fresh: bool = False) -> GameRoom:
+        """The game's room, read from the database if it was made by another instance;
+        `fresh`: brought up to the stored game first when instances share the database."""
         room = self.rooms.get(game_id.upper())
-        if room is None:
+        if room is not None:
+            if fresh and self.storage.shared and room.status != "finished":
+                async with room.lock:
+                    await self.catch_up(room)
+            return room
+        record = await self.storage.get_game(game_id.upper())
+        if record is None:
             raise ApiError(404, "unknown_game", f"there is no game {game_id}")
+        return await self._adopt(record)
+
+    async def _adopt(self, record: GameRecord) -> GameRoom:
+        """Keep a stored game this instance did not have as a room (once, if raced)."""
+        room = GameRoom.from_record(record, self.event_window)
+        if record.snapshot_version < record.version:
+            room.state = await stored_state(self.storage, record)
+        if record.status != "finished":
+            await self._load_history(room)
+        known = self.rooms.get(room.id)
+        if known is not None:  # adopted meanwhile by another request
+            return known
+        self.rooms[room.id] = room
+        room.elsewhere = self.attendance.peers.observers(room.id)
+        self._seat_index(room, set())
+        self._presence_changed(room)
+        self._wake_computer(room)
         return room
+
+    def notice(self, game_id: str, version: int) -> None:
+        """A notice from the database: another instance committed `version` of a game."""
+        self._spawn(self.changed(game_id, version))
+
+    def lobby_moved(self) -> None:
+        self.lobby.moved()
+
+    def resync(self) -> None:
+        """Notices may have been missed (the listening connection was lost): every
+        unfinished game is compared with the database."""
+        for room in list(self.rooms.values()):
+            if room.status != "finished":
+                self.notice(room.id, room.version + 1)
+
+    async def changed(self, game_id: str, version: int) -> None:
+        """Another instance committed `version` of a game: bring this instance's room (and
+        its streams) up to it; a game new here joins this instance's lobby list. (The lobby's
+        events come through the database: the instance that made the change told them.)"""
+        room = self.rooms.get(game_id)
+        if room is None:
+            record = await self.storage.get_game(game_id)
+            if record is not None and game_id not in self.rooms:
+                await self._adopt(record)
+            return
+        if room.version >= version:
+            return
+        async with room.lock:
+            await self.catch_up(room)
+
+    async def catch_up(self, room: GameRoom) -> bool:
+        """Bring a room up to its stored game (the caller holds its lock): the changes
+        another instance committed are applied and their events told to this instance's
+        listeners, in order. True if the room moved on."""
+        record = await self.storage.get_game(room.id)
+        if record is None or record.version <= room.version:
+            return False
+        events = [e for e in await self.storage.get_events(room.id, after=room.seq)
+                  if e.seq <= record.seq]
+        actions = [a for a in await self.storage.get_actions(room.id, after=room.version)
+                   if a.version <= record.version]
+        if [a.version for a in actions] == list(range(room.version + 1, record.version + 1)):
+            state = replay(room.state, ((a.seat, action_from_dict(a.action)) for a in actions))
+        else:  # a change other than an action (a join, a rematch) stored a snapshot
+            state = await stored_state(self.storage, record)
+        seated = _seated(room)
+        room.seats = [Seat(**s) for s in record.seats]
+        room.status, room.meta, room.state = record.status, record.meta, state
+        room.version, room.seq = record.version, record.seq
+        room.snapshot = (record.snapshot_version, record.state)
+        answers = _answers(events) if any(not a.result for a in actions) else {}
+        room.actions.update(
+            {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
+        )
+        room.remember(events)
+        self._seat_index(room, seated)
+        self._presence_changed(room)
+        if room.status == "finished":
+            self._let_go_later(room)
+        self._wake_computer(room)  # (the lease decides which instance moves)
+        return True
 
     def newest_first(self) -> Iterator[dict[str, Any]]:
         """Lobby lines, newest game first (built as they are read)."""
@@ -146,13 +249,13 @@ class GameService:
             room.actions.clear()
 
     async def log(self, game_id: str) -> bytes:
-        room = self.room(game_id)
+        room = await self.find(game_id)
         events = await self.storage.get_events(room.id)
         return orjson.dumps([event.data for event in events])
 
     async def replay(self, game_id: str) -> bytes:
         """The public view after every action of a finished game, rebuilt by the engine."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         if room.status != "finished":
             raise ApiError(409, "game_not_finished", "replays open once the game has ended")
         state = state_from_dict(room.initial_state)
@@ -223,7 +326,7 @@ class GameService:
         return room
 
     async def join(self, user: User, game_id: str) -> GameRoom:
-        room = self.room(game_id)
+        room = await self.find(game_id)
         async with room.lock:
             if room.status != "waiting":
                 raise ApiError(409, "game_started", "this game has already started")
@@ -261,7 +364,7 @@ class GameService:
 
     async def leave(self, user: User, game_id: str) -> GameRoom:
         """Leave a game before it starts; a table with no person left is closed."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         async with room.lock:
             if room.status != "waiting":
                 raise ApiError(409, "game_started", "you can only leave a game before it starts")
@@ -288,35 +391,43 @@ class GameService:
     # -- playing -------------------------------------------------------------------------------
     async def act(self, user: User, game_id: str, request: ActRequest) -> bytes:
         """One player's action: exactly once per action id, only against the current version."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         if room.status == "finished":
             await self.ensure_history(room)
         async with room.lock:
-            seen = room.actions.get(request.action_id)
-            if seen is not None:
-                if seen[0] != user.id:
-                    raise ApiError(
-                        409, "action_id_taken", "that action id was used by another player"
-                    )
-                return seen[1]
+            if request.version > room.version:  # another instance may have moved it on
+                await self.catch_up(room)
+            answered = _answered(room, user, request.action_id)
+            if answered is not None:
+                return answered
             seat = room.seat_of(user.id)
             if seat is None:
                 raise ApiError(403, "not_a_player", "only the two seated players can act")
             if room.status == "waiting":
                 raise ApiError(409, "game_not_started", "the game has not started yet")
-            if request.version != room.version:
-                raise ApiError(
-                    409, "stale_version",
-                    f"the game is at version {room.version}, not {request.version}",
-                    version=room.version,
-                )
+            _check_version(room, request.version)
             # the action model's fields as a dict (a plain copy: model_dump walks the schema)
             action = action_from_dict(dict(request.action.__dict__))
             try:
                 state, events = apply(room.state, seat, action)
             except IllegalAction as error:
                 raise illegal(error) from None
-            return await self._play(room, seat, action, state, events, user.id, request.action_id)
+            try:
+                return await self._play(
+                    room, seat, action, state, events, user.id, request.action_id
+                )
+            except VersionConflict:  # another instance wrote the game first (room caught up)
+                return await self._act_again(user, room, request)
+
+    async def _act_again(self, user: User, room: GameRoom, request: ActRequest) -> bytes:
+        """After catching up with another instance's writes: the answer already given to
+        this action id, or the stale version's 409 (never a second application)."""
+        answered = _answered(room, user, request.action_id)
+        if answered is not None:
+            return answered
+        _check_version(room, request.version)
+        raise ApiError(409, "stale_version", "the game changed meanwhile: fetch it and retry",
+                       version=room.version)
 
     async def _play(
         self,
@@ -364,6 +475,8 @@ class GameService:
     async def _computer_move(self, game_id: str) -> bool:
         """The computer to move takes one action; True if a computer is to move again."""
         room = self.rooms[game_id]
+        if self.storage.shared and not await self.storage.hold_computer(game_id, COMPUTER_LEASE):
+            return self._computer_to_move(room)  # another instance drives: ask again later
         async with room.lock:
             if not self._computer_to_move(room):
                 return False
@@ -376,10 +489,12 @@ class GameService:
             # keeps serving everyone else meanwhile (the room's lock keeps the state still)
             action = await asyncio.to_thread(choose, bot, room.state, seat, room.id)
             state, events = apply(room.state, seat, action)
-            await self._play(
-                room, seat, action, state, events, COMPUTER_USER,
-                f"computer/{room.version + 1}",
-            )
+            # another instance may move first: the room then caught up (VersionConflict)
+            with contextlib.suppress(VersionConflict):
+                await self._play(
+                    room, seat, action, state, events, COMPUTER_USER,
+                    f"computer/{room.version + 1}",
+                )
         return self._computer_to_move(room)
 
     @staticmethod
@@ -396,7 +511,7 @@ class GameService:
 
     async def rematch(self, user: User, game_id: str) -> GameRoom:
         """Ask for a rematch; once every person at the table agreed, a new game opens."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         async with room.lock:
             if room.status != "finished" or room.meta.get("closed"):
                 raise ApiError(409, "game_not_finished", "a rematch is offered once a game ends")
@@ -451,9 +566,13 @@ class GameService:
             else:
                 stored_changes["state_version"], stored_changes["state"] = room.snapshot
         record = room.record(version=version, seq=seq, **stored_changes)
-        await self.storage.update_game(
-            GameUpdate(record=record, expected_version=room.version, events=events, action=action)
-        )
+        try:
+            await self.storage.update_game(GameUpdate(
+                record=record, expected_version=room.version, events=events, action=action
+            ))
+        except VersionConflict:  # another instance wrote first: the room takes its changes
+            await self.catch_up(room)
+            raise
         if record.snapshot_version == version:
             room.snapshot = (version, record.state)
         seated = _seated(room)
@@ -485,7 +604,7 @@ class GameService:
             self._observers_changed(room)
         if user is not None:
             self.attend(user)
-        subscriber.push(frame("observers", {"type": "observers", "count": room.observers}))
+        subscriber.push(frame("observers", {"type": "observers", "count": room.watchers()}))
         subscriber.push(self._presence_frame(room))
         return subscriber
 
@@ -502,11 +621,79 @@ class GameService:
     def attend(self, user: str) -> None:
         """A signed stream of `user` opened (the lobby's or a game's)."""
         if self.attendance.opened(user):
+            self._tell_peers(peers.HERE, user)
             self._attendance_changed(user)
 
     def unattend(self, user: str) -> None:
         if self.attendance.closed(user, clock()):
+            self._tell_peers(peers.GONE, user)
             self._attendance_changed(user)
+
+    # -- the other instances' streams (peers.py) --------------------------------------------------
+    def _tell_peers(self, kind: str, argument: str) -> None:
+        if self.storage.shared:
+            self._spawn(self.storage.announce(kind, argument))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run work for the other instances (or from them) beside the requests."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._notices.add(task)
+        task.add_done_callback(self._spawned_done)
+
+    def _spawned_done(self, task: asyncio.Task[None]) -> None:
+        self._notices.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("work shared with the other instances failed: %r", task.exception())
+
+    def peer(self, instance: str, kind: str, argument: str) -> None:
+        """Another instance told of its streams: presence and observer counts follow."""
+        known = self.attendance.peers
+        known.seen[instance] = clock()
+        if kind == peers.HERE:
+            was_here = self.attendance.here(argument)
+            known.arrived(instance, argument)
+            if not was_here:
+                self._attendance_changed(argument)
+        elif kind == peers.GONE:
+            if known.left(instance, argument) and not self.attendance.here(argument):
+                self.attendance.gone[argument] = clock()
+                self._attendance_changed(argument)
+        elif kind == peers.WATCH:
+            game_id, _, count = argument.partition(":")
+            known.watch(instance, game_id, int(count))
+            self._elsewhere_changed(game_id)
+        elif kind == peers.HELLO:  # a new instance: what this one holds
+            for user in self.attendance.streams:
+                self._tell_peers(peers.HERE, user)
+            for room in self.rooms.values():
+                if room.observers:
+                    self._tell_peers(peers.WATCH, f"{room.id}:{room.observers}")
+
+    def _elsewhere_changed(self, game_id: str) -> None:
+        room = self.rooms.get(game_id)
+        if room is not None:
+            room.elsewhere = self.attendance.peers.observers(game_id)
+            self._observers_changed(room)
+
+    async def heartbeat(self) -> None:
+        """While instances share the database: tell the others this one runs, and forget
+        the streams of those not heard of for a while (killed, or cut off)."""
+        if not self.storage.shared:
+            return
+        while True:
+            try:
+                await self.storage.announce(peers.ALIVE, "-")
+            except Exception as error:  # the database is away: the others will expire us
+                log.warning("could not tell the other instances this one runs: %r", error)
+            now = clock()
+            users, games = self.attendance.peers.expire(now)
+            for user in users:
+                if not self.attendance.here(user):
+                    self.attendance.gone[user] = now
+                    self._attendance_changed(user)
+            for game_id in games:
+                self._elsewhere_changed(game_id)
+            await asyncio.sleep(peers.HEARTBEAT)
 
     def _attendance_changed(self, user: str) -> None:
         """The user came or went: the games they play may say so."""
@@ -534,12 +721,22 @@ class GameService:
             )
 
     def _announce_observers(self, room: GameRoom) -> None:
+        """Tell the game's streams the count of everyone watching it; the lobby and the
+        other instances hear from the instance whose own count changed."""
         room.observer_flush = None
-        if room.observers == room.announced_observers:
+        if room.observers != room.told_observers:
+            room.told_observers = room.observers
+            self._tell_peers(peers.WATCH, f"{room.id}:{room.observers}")
+            local = True
+        else:
+            local = False
+        count = room.watchers()
+        if count == room.announced_observers:
             return
-        room.announced_observers = room.observers
-        room.channel.publish(frame("observers", {"type": "observers", "count": room.observers}))
-        self.lobby.publish("observers", {"game_id": room.id, "observers": room.observers})
+        room.announced_observers = count
+        room.channel.publish(frame("observers", {"type": "observers", "count": count}))
+        if local:
+            self.lobby.publish("observers", {"game_id": room.id, "observers": count})
 
     def _presence_changed(self, room: GameRoom) -> None:
         """Work out who is away now, tell the game's listeners if that changed, and wake up
@@ -580,7 +777,7 @@ class GameService:
     async def claim(self, user: User, game_id: str) -> GameRoom:
         """Claim the win from an opponent who left the table and stayed away long enough: the
         game is conceded for them. Asking again once it is won answers the game as it is."""
-        room = self.room(game_id)
+        room = await self.find(game_id)
         async with room.lock:
             seat = room.seat_of(user.id)
             if seat is None:
@@ -611,6 +808,25 @@ class GameService:
                 meta={**room.meta, "claimed_from": other},
             )
         return room
+
+
+def _answered(room: GameRoom, user: User, action_id: str) -> bytes | None:
+    """The answer given to an action id already applied, if any (409 if another's)."""
+    seen = room.actions.get(action_id)
+    if seen is None:
+        return None
+    if seen[0] != user.id:
+        raise ApiError(409, "action_id_taken", "that action id was used by another player")
+    return seen[1]
+
+
+def _check_version(room: GameRoom, version: int) -> None:
+    """409 unless an action is made against the version the game is at."""
+    if version != room.version:
+        raise ApiError(
+            409, "stale_version", f"the game is at version {room.version}, not {version}",
+            version=room.version,
+        )
 
 
 def _seated(room: GameRoom) -> set[str]:

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import orjson
+
 from .events import Channel, Subscriber, event_number, frame, missed
+from .storage import LobbyLog
+
+log = logging.getLogger("somnium_server.lobby")
 
 SNAPSHOT_GAMES = 200
 
@@ -15,24 +22,87 @@ SNAPSHOT_GAMES = 200
 class Lobby:
     """Numbers lobby events `<epoch>-<seq>`.
 
-    The lobby's events live in memory only, so their numbers start again with each server
-    start; the epoch, 64 random bits drawn at each start, keeps an id from before a restart
-    (or from another server) from naming one of now: such an id is answered with a snapshot.
+    With one instance (SQLite) the lobby's events live in memory only, so their numbers start
+    again with each server start; the epoch, 64 random bits drawn at each start, keeps an id
+    from before a restart (or from another server) from naming one of now: such an id is
+    answered with a snapshot. Given a shared `LobbyLog` (PostgreSQL), every event is written
+    to the database, numbered there under the database's one epoch, and told to this
+    instance's streams once read back (`moved`): every instance tells the same events with
+    the same ids, in the same order, across restarts.
     """
 
-    def __init__(self, window: int) -> None:
+    def __init__(self, window: int, shared: LobbyLog | None = None) -> None:
         self.channel = Channel()
         self.epoch = secrets.token_hex(8)
         self.seq = 0
         self.window: deque[tuple[int, bytes]] = deque(maxlen=window)
+        self.shared = shared
+        self._outbox: list[bytes] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._behind = False
+
+    async def open(self) -> None:
+        """Take up the stored lobby where it is (shared only): its epoch and recent events."""
+        if self.shared is not None:
+            self.epoch = await self.shared.lobby_epoch()
+            for seq, data in await self.shared.lobby_recent(self.window.maxlen or 0):
+                self._tell(seq, data)
 
     def publish(self, kind: str, data: dict[str, Any]) -> None:
-        """Send a lobby event to every lobby stream."""
-        self.seq += 1
+        """Send a lobby event to every lobby stream (of every instance, if shared)."""
         data = {"type": kind, **data}
+        if self.shared is not None:
+            self._outbox.append(orjson.dumps(data))
+            if self._writer is None or self._writer.done():
+                self._writer = asyncio.get_running_loop().create_task(self._write())
+            return
+        self.seq += 1
         message = frame(kind, data, f"{self.epoch}-{self.seq}")
         self.window.append((self.seq, message))
         self.channel.publish(message)
+
+    async def _write(self) -> None:
+        """Store the waiting events, in the order published (one writer per instance)."""
+        assert self.shared is not None
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                await self.shared.add_lobby_events(batch)
+            except Exception:  # the database is away: the lobby lines stay right on reload
+                log.exception("could not store %d lobby events", len(batch))
+
+    def moved(self) -> None:
+        """The stored lobby has new events: read them and tell this instance's streams."""
+        self._behind = True
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.shared is not None
+        while self._behind:
+            self._behind = False
+            try:
+                for seq, data in await self.shared.lobby_events_after(self.seq):
+                    self._tell(seq, data)
+            except Exception:
+                log.exception("could not read the lobby's events")
+
+    def _tell(self, seq: int, data: bytes) -> None:
+        if seq <= self.seq:
+            return
+        self.seq = seq
+        kind = str(orjson.loads(data)["type"])
+        message = b"id: %s-%d\nevent: %s\ndata: %s\n\n" % (
+            self.epoch.encode(), seq, kind.encode(), data
+        )
+        self.window.append((seq, message))
+        self.channel.publish(message)
+
+    async def stop(self) -> None:
+        """Let the events published last reach the database."""
+        if self._writer is not None:
+            await self._writer
 
     def subscribe(
         self, last_event_id: str | None, snapshot: Callable[[], list[dict[str, Any]]]

@@ -8,7 +8,9 @@ is what keeps one writer per game when several instances share the database.
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import logging
 import time
 import uuid
 from collections.abc import Sequence
@@ -21,10 +23,13 @@ from psycopg.conninfo import conninfo_to_dict
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
 from .postgres_limits import MIGRATION as LIMITS_MIGRATION
 from .postgres_limits import PostgresLimits
+from .peers import HELLO
+from .peers import KINDS as PEER_KINDS
 from .postgres_signin import MIGRATION as SIGNIN_MIGRATION
 from .postgres_signin import PostgresSignin
 from .storage import (
     DatabaseUnavailable,
+    GameNotices,
     GameRecord,
     GameUpdate,
     Identity,
@@ -35,8 +40,13 @@ from .storage import (
     VersionConflict,
 )
 
+log = logging.getLogger("somnium_server.postgres")
+
 CONNECT_TIMEOUT = 10  # seconds, at start-up and for each new pooled connection
 MIGRATION_LOCK = 0x50_4D_4E_49_55_4D  # pg_advisory_xact_lock key: "SOMNIUM"
+CHANNEL = "somnium_games"  # NOTIFY channel: "<instance> <game id> <version>" per commit
+LOBBY_NOTICE = "lobby"  # in the game id's place: new lobby events (no game id is lowercase)
+RELISTEN_PAUSE = 1.0  # seconds between attempts to listen again after the connection was lost
 
 # Each entry moves the schema one version on; the schema_version table holds how many ran.
 MIGRATIONS: tuple[str, ...] = (
@@ -96,7 +106,23 @@ MIGRATIONS: tuple[str, ...] = (
     """
     + SIGNIN_MIGRATION,
     LIMITS_MIGRATION,
+    # the lobby's events, numbered by the database for every instance (see lobby.py)
+    """
+    CREATE TABLE lobby (epoch TEXT NOT NULL);
+    INSERT INTO lobby VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 16));
+    CREATE TABLE lobby_events (id BIGINT PRIMARY KEY, data TEXT NOT NULL);
+    """,
+    # which instance drives a game's computer players, until when (see hold_computer)
+    """
+    CREATE TABLE computer_leases (
+        game_id TEXT PRIMARY KEY,
+        instance TEXT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 )
+LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
+LOBBY_KEPT = 10_000  # lobby events kept for resuming; older ones are deleted as new ones come
 
 @functools.cache
 def _update_statement(snapshot: bool, with_action: bool) -> str:
@@ -123,7 +149,9 @@ def _update_statement(snapshot: bool, with_action: bool) -> str:
             " result) SELECT moved.id, %(action_id)s, %(user_id)s, %(seat)s,"
             " %(action_version)s, %(action)s, %(result)s FROM moved)"
         )
-    return f"WITH {', '.join(parts)} SELECT count(*) FROM moved"
+    # every instance listening hears of the change once it is committed (ids only)
+    return (f"WITH {', '.join(parts)} SELECT count(pg_notify({CHANNEL!r},"
+            " %(instance)s || ' ' || moved.id || ' ' || %(version)s::text)::text) FROM moved")
 
 
 def describe(url: str) -> str:
@@ -160,8 +188,11 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
     of connections the server then uses opens on first use, in the event loop.
     """
 
+    shared = True  # any number of instances
+
     def __init__(self, url: str, pool_size: int = 10) -> None:
         super().__init__(url, pool_size)
+        self.instance = uuid.uuid4().hex[:12]  # tells this instance's own notices apart
         try:
             with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
                 migrate(conn)
@@ -238,12 +269,16 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
                 game_row(record),
             )
             await _insert_events(conn, record.id, events)
+            await conn.execute(
+                "SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.instance} {record.id} 1")
+            )
 
     async def update_game(self, update: GameUpdate) -> None:
         record, action = update.record, update.action
         snapshot = record.snapshot_version == record.version
         values: dict[str, Any] = {
-            "id": record.id, "expected": update.expected_version, "status": record.status,
+            "id": record.id, "instance": self.instance, "expected": update.expected_version,
+            "status": record.status,
             "version": record.version, "seq": record.seq,
             "seqs": [event.seq for event in update.events],
             "events": [event.json().decode() for event in update.events],
@@ -261,6 +296,97 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
             row = await cursor.fetchone()
         if row is None or row[0] != 1:
             raise VersionConflict(record.id)
+
+    async def follow_games(self, notices: GameNotices) -> None:
+        """Hear every other instance's committed game changes (LISTEN), until cancelled.
+
+        A lost connection is opened again; notices sent meanwhile are lost, so each time it
+        listens again `notices.resync()` compares the games with the database.
+        """
+        first = True
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await self.announce(HELLO, "-")
+                    if not first:
+                        notices.resync()
+                        notices.lobby_moved()
+                    first = False
+                    async for notify in conn.notifies():
+                        instance, game_id, version = notify.payload.split(" ")
+                        if game_id == LOBBY_NOTICE:  # this instance's too: it reads them
+                            notices.lobby_moved()
+                        elif instance == self.instance:
+                            continue
+                        elif game_id in PEER_KINDS:
+                            notices.peer(instance, game_id, version)
+                        else:
+                            notices.notice(game_id, int(version))
+            except psycopg.OperationalError as error:
+                log.warning("lost the database's notices (%s); listening again", error)
+                first = False
+                await asyncio.sleep(RELISTEN_PAUSE)
+
+    async def hold_computer(self, game_id: str, seconds: float) -> bool:
+        """Take or renew the lease on driving the game's computers for `seconds` (by the
+        database's clock); False while another instance holds an unexpired one."""
+        row = await self._one(
+            "INSERT INTO computer_leases (game_id, instance, expires_at)"
+            " VALUES (?, ?, extract(epoch FROM clock_timestamp()) + ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET instance = excluded.instance,"
+            " expires_at = excluded.expires_at"
+            " WHERE computer_leases.instance = excluded.instance"
+            " OR computer_leases.expires_at < extract(epoch FROM clock_timestamp())"
+            " RETURNING 1",
+            game_id, self.instance, seconds,
+        )
+        return row is not None
+
+    # -- the lobby's events -------------------------------------------------------------------
+    async def announce(self, kind: str, argument: str) -> None:
+        await self._one("SELECT pg_notify(?, ?)", CHANNEL, f"{self.instance} {kind} {argument}")
+
+    def lobby_log(self) -> PostgresStorage:
+        return self
+
+    async def lobby_epoch(self) -> str:
+        row = await self._one("SELECT epoch FROM lobby")
+        return str(row[0]) if row else ""
+
+    async def add_lobby_events(self, events: list[bytes]) -> None:
+        """Numbered under a lock held to the commit: ids become visible in their order, so
+        a reader reading after its newest id never skips one."""
+        async with self._transaction() as conn:
+            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOBBY_LOCK,))
+            await conn.execute(
+                "INSERT INTO lobby_events (id, data) SELECT"
+                " coalesce((SELECT max(id) FROM lobby_events), 0) + n, e"
+                " FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)",
+                ([event.decode() for event in events],),
+            )
+            await conn.execute(
+                "DELETE FROM lobby_events WHERE id <= (SELECT max(id) FROM lobby_events) - %s",
+                (LOBBY_KEPT,),
+            )
+            await conn.execute(
+                "SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.instance} {LOBBY_NOTICE} 0")
+            )
+
+    async def lobby_events_after(self, after: int) -> list[tuple[int, bytes]]:
+        rows = await self._all(
+            "SELECT id, data FROM lobby_events WHERE id > ? ORDER BY id", after
+        )
+        return [(seq, data.encode()) for seq, data in rows]
+
+    async def lobby_recent(self, count: int) -> list[tuple[int, bytes]]:
+        rows = await self._all(
+            "SELECT id, data FROM (SELECT id, data FROM lobby_events ORDER BY id DESC LIMIT ?)"
+            " AS recent ORDER BY id", count,
+        )
+        return [(seq, data.encode()) for seq, data in rows]
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)

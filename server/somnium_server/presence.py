@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .peers import Peers
+
 
 @dataclass(frozen=True, slots=True)
 class Timing:
@@ -34,13 +36,15 @@ class Attendance:
     """Every user's signed streams open on this server (times on the event loop's clock).
 
     A player whose app runs holds the lobby's stream at least, signed: they are present in all
-    their games, whichever one (if any) their table shows. Kept in memory only: after a restart
+    their games, whichever one (if any) their table shows, and whichever instance the stream
+    is on (`peers`: the other instances' streams). Kept in memory only: after a restart
     everyone counts as gone since the start, so an app that reconnects in time never shows away.
     """
 
     since: float = field(default_factory=clock)
     streams: dict[str, int] = field(default_factory=dict)  # user id -> signed streams open
     gone: dict[str, float] = field(default_factory=dict)  # user id -> their last one closed
+    peers: Peers = field(default_factory=Peers)
 
     def opened(self, user_id: str) -> bool:
         """Count a stream; True if the user was not here before."""
@@ -59,7 +63,7 @@ class Attendance:
         return True
 
     def here(self, user_id: str) -> bool:
-        return user_id in self.streams
+        return user_id in self.streams or self.peers.here(user_id)
 
     def left(self, user_id: str) -> float:
         """When the user's last stream closed (the server's start if never seen since)."""

@@ -63,8 +63,10 @@ class GameRoom:
     actions: dict[str, tuple[str, bytes]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     channel: Channel = field(default_factory=Channel)
-    observers: int = 0
+    observers: int = 0  # watching through this instance
+    elsewhere: int = 0  # watching through the other instances sharing the database
     announced_observers: int = 0
+    told_observers: int = 0  # the count of `observers` the other instances last heard
     observer_flush: asyncio.TimerHandle | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     presence: Presence = field(default_factory=Presence)
@@ -110,6 +112,10 @@ class GameRoom:
             kept = self._seat_dicts = (self.seats, [seat.to_dict() for seat in self.seats])
         return list(kept[1])
 
+    def watchers(self) -> int:
+        """Everyone watching the game, on every instance."""
+        return self.observers + self.elsewhere
+
     def seat_of(self, user_id: str) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.kind == "person" and seat.user_id == user_id:
@@ -134,7 +140,7 @@ class GameRoom:
         return {
             "id": self.id, "name": self.name, "created_at": self.created_at,
             "status": self.status, "players": self.players(),
-            "turn": self.state.turn if playing else None, "observers": self.observers,
+            "turn": self.state.turn if playing else None, "observers": self.watchers(),
             "winner": self.state.winner if self.state.over else None,
             "away": [away for away, _ in self.presence.shown],
         }
@@ -150,7 +156,7 @@ class GameRoom:
         }
 
     def detail_bytes(self) -> bytes:
-        key = (self.version, self.observers, self.presence.revision)
+        key = (self.version, self.watchers(), self.presence.revision)
         if self._detail is None or self._detail[0] != key:
             self._detail = (key, orjson.dumps(self.detail()))
         return self._detail[1]

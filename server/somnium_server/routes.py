@@ -141,7 +141,8 @@ async def create_game(
     responses=responses(404, 422),
 )
 async def get_game(request: Request, game_id: GamePath) -> Response:
-    return _json(server_context(request).games.room(game_id).detail_bytes())
+    room = await server_context(request).games.find(game_id, fresh=True)
+    return _json(room.detail_bytes())
 
 
 @router.post(
@@ -278,7 +279,7 @@ async def game_events(
     request: Request, game_id: GamePath, last_event_id: LastEventId = None
 ) -> Response:
     games = server_context(request).games
-    room = games.room(game_id)
+    room = await games.find(game_id, fresh=True)  # resumes from the stored events
     await games.ensure_history(room)
     user = await stream_user(request)  # a seated player's own stream is no observer
     user_id = user.id if user is not None else None

@@ -23,6 +23,7 @@ from . import sqlite_signin
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
 from .sqlite_signin import SQLiteSignin
 from .storage import (
+    GameNotices,
     GameRecord,
     GameUpdate,
     Identity,
@@ -443,6 +444,20 @@ class SQLiteStorage(SQLiteSignin):
             StoredAction(aid, uid, seat, version, orjson.loads(action), bytes(result))
             for aid, uid, seat, version, action, result in rows
         ]
+
+    shared = False  # one instance only serves an SQLite file
+
+    async def announce(self, kind: str, argument: str) -> None:
+        """No other instance to tell."""
+
+    async def hold_computer(self, game_id: str, seconds: float) -> bool:
+        return True  # the one instance drives every computer
+
+    def lobby_log(self) -> None:
+        return None  # the lobby's events stay in the one instance's memory
+
+    async def follow_games(self, notices: GameNotices) -> None:
+        """One instance only serves an SQLite file: no other instance changes its games."""
 
     async def close(self) -> None:
         if self._pending:

@@ -121,6 +121,44 @@ class GameUpdate:
     action: StoredAction | None = None
 
 
+class GameNotices(Protocol):
+    """Who hears of games changed by other instances sharing the database."""
+
+    def notice(self, game_id: str, version: int) -> None:
+        """Another instance committed `version` of the game (or made it: version 1)."""
+        ...
+
+    def lobby_moved(self) -> None:
+        """The lobby has new events (from any instance, this one included)."""
+        ...
+
+    def peer(self, instance: str, kind: str, argument: str) -> None:
+        """Another instance told of its streams (peers.py names the kinds)."""
+        ...
+
+    def resync(self) -> None:
+        """Some notices may have been lost: compare every game with the database."""
+        ...
+
+
+class LobbyLog(Protocol):
+    """The lobby's events, numbered by a database several instances share."""
+
+    async def lobby_epoch(self) -> str:
+        """The database's lobby epoch: drawn once, the first part of every lobby event id."""
+        ...
+
+    async def add_lobby_events(self, events: list[bytes]) -> None:
+        """Store lobby events (JSON), numbered in the order given, after any stored."""
+        ...
+
+    async def lobby_events_after(self, after: int) -> list[tuple[int, bytes]]: ...
+
+    async def lobby_recent(self, count: int) -> list[tuple[int, bytes]]:
+        """The last `count` lobby events, oldest first."""
+        ...
+
+
 class VersionConflict(Exception):
     """The stored game moved on since the version an update was made against."""
 
@@ -265,8 +303,10 @@ class SigninStorage(Protocol):
 class Storage(SigninStorage, Protocol):
     """Users, sessions, games, their event logs and actions, and what sign-in keeps.
 
-    Writes are durable once awaited.
+    Writes are durable once awaited. `shared`: other instances may write the same games.
     """
+
+    shared: bool
 
     async def create_user(self, display_name: str) -> User: ...
 
@@ -304,6 +344,24 @@ class Storage(SigninStorage, Protocol):
 
     async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
         """The game's actions that made versions after `after`, in order."""
+        ...
+
+    async def announce(self, kind: str, argument: str) -> None:
+        """Tell the other instances something of this one's streams (peers.py)."""
+        ...
+
+    async def hold_computer(self, game_id: str, seconds: float) -> bool:
+        """Take or renew this instance's lease on driving the game's computer players for
+        `seconds`; False while another instance holds it (always True with one instance)."""
+        ...
+
+    def lobby_log(self) -> LobbyLog | None:
+        """Where the lobby's events are numbered when instances share the storage."""
+        ...
+
+    async def follow_games(self, notices: GameNotices) -> None:
+        """Tell `notices` of the games other instances change, until cancelled; returns at
+        once when no other instance can share the storage (SQLite)."""
         ...
 
     async def close(self) -> None: ...

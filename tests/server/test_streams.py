@@ -188,6 +188,17 @@ def test_a_slow_reader_gets_every_event_once_and_in_order(database: Database) ->
         server.stop()
 
 
+def _settled_lobby(server: LiveServer) -> int:
+    """The lobby's newest event number once the events published have all been numbered
+    (with PostgreSQL they are numbered by the database, a moment after they are published)."""
+    lobby = server.app.state.ctx.lobby
+    newest, deadline = -1, time.monotonic() + 10
+    while newest != lobby.seq and time.monotonic() < deadline:
+        newest = lobby.seq
+        time.sleep(0.3)
+    return int(newest)
+
+
 def _slow_reader(server: LiveServer) -> None:
     ann = server.player("Ann")
     port = int(server.base.rsplit(":", 1)[1])
@@ -205,7 +216,7 @@ def _slow_reader(server: LiveServer) -> None:
         assert len(subscriber.buffer) >= 2, "the slow reader's buffers never filled"
         for _ in range(20):  # more while the writes wait
             ann.create(name="y" * 60)
-        newest = server.app.state.ctx.lobby.seq
+        newest = _settled_lobby(server)
         received = b""
         slow.settimeout(5)
         while f"-{newest}\n".encode() not in received:

@@ -1,0 +1,389 @@
+"""Two real server instances on one PostgreSQL database: games, streams and actions across them."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from somnium_desktop.client.sse import EventStream, ServerEvent
+
+from ..postgres import Cluster
+from .helpers import (
+    SSE,
+    EventReader,
+    LiveServer,
+    Player,
+    free_port,
+    make_user,
+    server_settings,
+)
+from .test_restart import _start, _stop
+
+
+@pytest.fixture
+def pair(pg_cluster: Cluster) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Two instances sharing one fresh PostgreSQL database."""
+    url = pg_cluster.new_database()
+    first = LiveServer(server_settings(url))
+    second = LiveServer(server_settings(url))
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+def on(server: LiveServer, player: Player) -> Player:
+    """The same signed-in person, talking to another instance."""
+    return Player(server.base, player.user_id, player.token, player.name)
+
+
+def numbered(reader: EventReader) -> list[tuple[int, Any]]:
+    """The numbered game events a stream saw, (seq, data) in the order they came."""
+    return [(int(e.id), e.json()) for e in reader.seen
+            if e.id is not None and e.event != "snapshot"]
+
+
+def race(urls: list[str], body: dict[str, Any], headers: dict[str, str]) -> list[requests.Response]:
+    """The same POST sent to every url at once (threads released together)."""
+    answers: list[requests.Response] = []
+    barrier = threading.Barrier(len(urls))
+
+    def send(url: str) -> None:
+        barrier.wait()
+        answers.append(requests.post(url, json=body, headers=headers, timeout=10))
+
+    threads = [threading.Thread(target=send, args=(url,)) for url in urls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def started(server: LiveServer) -> tuple[Player, Player, str]:
+    """Ann and Bob at a game of theirs, started (both on `server`)."""
+    ann, bob = server.player("Ann"), server.player("Bob")
+    game_id = ann.create()["id"]
+    assert bob.post(f"/games/{game_id}/join").status_code == 200
+    return ann, bob, game_id
+
+
+def test_a_whole_game_across_two_instances(pair: tuple[LiveServer, LiveServer]) -> None:
+    one, two = pair
+    ann = one.player("Ann")
+    bob = on(two, one.player("Bob"))
+    lobby_two = EventReader(two.base + "/lobby/events")
+    assert lobby_two.next().event == "snapshot"
+
+    created = ann.create(name="Across")
+    game_id = created["id"]
+    # made on instance 1: the lobby stream on instance 2 hears of it
+    heard = lobby_two.until(lambda e: e.event == "game_created").json()["game"]
+    assert heard["id"] == game_id
+    watchers = [EventReader(f"{server.base}/games/{game_id}/events") for server in (one, two)]
+    for watcher in watchers:
+        assert watcher.next().event == "snapshot"
+
+    joined = bob.post(f"/games/{game_id}/join")  # on instance 2
+    assert joined.status_code == 200, joined.text
+    assert lobby_two.until(lambda e: e.event == "seat_taken").json()["game"]["id"] == game_id
+
+    rng = random.Random(11)
+    players = {0: ann, 1: bob}
+    detail = ann.get(f"/games/{game_id}").json()
+    for _ in range(400):
+        if detail["view"]["over"]:
+            break
+        view = detail["view"]
+        response = players[view["turn"]].act(game_id, detail["version"], rng.choice(view["legal"]))
+        assert response.status_code == 200, response.text
+        result = response.json()
+        detail = {**detail, "version": result["version"], "view": result["view"]}
+    assert detail["view"]["over"]
+
+    log = one.get(f"/games/{game_id}/log").json()
+    assert log == two.get(f"/games/{game_id}/log").json()
+    assert [entry["seq"] for entry in log] == list(range(1, len(log) + 1))
+    for watcher in watchers:
+        watcher.until(lambda e: e.event == "game_ended")
+        # both instances' observers saw every event, in order, once
+        assert numbered(watcher) == [
+            (entry["seq"], entry) for entry in log if entry["seq"] > created["seq"]
+        ]
+        watcher.close()
+    assert lobby_two.until(lambda e: e.event == "game_finished").json()["game"]["id"] == game_id
+    lobby_two.close()
+    for server in (one, two):
+        shown = server.get(f"/games/{game_id}").json()
+        assert shown["status"] == "finished" and shown["version"] == detail["version"]
+
+
+def test_last_event_id_resumes_on_the_other_instance(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    one, two = pair
+    ann, bob, game_id = started(one)
+    watcher = EventReader(f"{one.base}/games/{game_id}/events")
+    snapshot = watcher.next().json()["game"]
+    last_seen = snapshot["seq"]
+    watcher.close()
+    # three actions while the stream is away, all on instance 1
+    version = snapshot["version"]
+    made: list[int] = []
+    for _ in range(3):
+        view = ann.get(f"/games/{game_id}").json()["view"]
+        if view["over"]:
+            break
+        mover = ann if view["turn"] == 0 else bob
+        result = mover.act(game_id, version, view["legal"][0]).json()
+        version = result["version"]
+        made.extend(event["seq"] for event in result["events"])
+    resumed = EventReader(
+        f"{two.base}/games/{game_id}/events", headers={"Last-Event-ID": str(last_seen)}
+    )
+    got = [int(resumed.until(lambda e: e.id is not None).id or 0) for _ in made]
+    assert got == made
+    assert [e.event for e in resumed.seen if e.event == "snapshot"] == []
+    resumed.close()
+
+
+def test_the_same_action_applies_once_across_instances(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    one, two = pair
+    ann, bob, game_id = started(one)
+    two.get(f"/games/{game_id}")  # instance 2 holds the game too
+    for round_ in range(10):
+        detail = ann.get(f"/games/{game_id}").json()
+        view = detail["view"]
+        if view["over"]:
+            break
+        mover = ann if view["turn"] == 0 else bob
+        body = {"action_id": f"race-{round_}", "version": detail["version"],
+                "action": view["legal"][0]}
+        answers = race([f"{server.base}/games/{game_id}/actions" for server in (one, two)],
+                       body, mover.headers)
+        ok = [a for a in answers if a.status_code == 200]
+        assert ok, [a.text for a in answers]
+        assert all(a.status_code in (200, 409) for a in answers), [a.text for a in answers]
+        # a second 200 is the same answer, never a second application
+        assert all(a.content == ok[0].content for a in ok)
+        after = one.get(f"/games/{game_id}").json()
+        assert after["version"] == detail["version"] + 1
+        assert two.get(f"/games/{game_id}").json()["version"] == detail["version"] + 1
+    log = one.get(f"/games/{game_id}/log").json()
+    versions = sorted({entry["version"] for entry in log})
+    assert versions == list(range(versions[0], versions[-1] + 1))
+
+
+def test_a_stale_writer_gets_409(pair: tuple[LiveServer, LiveServer]) -> None:
+    one, two = pair
+    ann, bob, game_id = started(one)
+    detail = ann.get(f"/games/{game_id}").json()
+    mover = ann if detail["view"]["turn"] == 0 else bob
+    action = detail["view"]["legal"][0]
+    assert mover.act(game_id, detail["version"], action, "first").status_code == 200
+    late = on(two, mover).act(game_id, detail["version"], action, "second")
+    assert late.status_code == 409, late.text
+    assert late.json()["error"] == "stale_version"
+    # the first one's retry on the other instance: the same answer
+    again = on(two, mover).act(game_id, detail["version"], action, "first")
+    assert again.status_code == 200
+    assert again.json()["version"] == detail["version"] + 1
+
+
+def test_lobby_event_ids_are_the_same_on_every_instance(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    one, two = pair
+    ann = one.player("Ann")
+    lobby_one = EventReader(one.base + "/lobby/events")
+    first = lobby_one.next()
+    assert first.event == "snapshot"
+    made = [ann.create(name=f"table {n}")["id"] for n in range(3)]
+    created = [lobby_one.until(lambda e: e.event == "game_created") for _ in made]
+    assert [e.json()["game"]["id"] for e in created] == made
+    lobby_one.close()
+    # resumed on the other instance after the first event: the two others, same ids, no snapshot
+    resumed = EventReader(
+        two.base + "/lobby/events", headers={"Last-Event-ID": created[0].id or ""}
+    )
+    again = [resumed.next() for _ in made[1:]]
+    assert [(e.id, e.data) for e in again] == [(e.id, e.data) for e in created[1:]]
+    resumed.close()
+    # and after a restart of instance 1: the ids still name the same events
+    one.stop()
+    restarted = LiveServer(one.settings)
+    try:
+        later = EventReader(
+            restarted.base + "/lobby/events", headers={"Last-Event-ID": created[1].id or ""}
+        )
+        assert (later.next().id, later.seen[-1].data) == (created[2].id, created[2].data)
+        later.close()
+    finally:
+        restarted.stop()
+
+
+def presence(event: SSE) -> list[tuple[bool, bool]]:
+    return [(p["away"], p["claimable"]) for p in event.json()["players"]]
+
+
+def test_presence_and_observers_are_the_same_on_every_instance(pg_cluster: Cluster) -> None:
+    url = pg_cluster.new_database()
+    one, two = (LiveServer(server_settings(url, away_after=0.6, claim_after=1.2))
+                for _ in range(2))
+    try:
+        ann, bob = one.player("Ann"), on(two, one.player("Bob"))
+        game_id = ann.create()["id"]
+        ann_stream = EventReader(f"{one.base}/games/{game_id}/events", headers=ann.headers)
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        bob_stream = EventReader(f"{two.base}/games/{game_id}/events", headers=bob.headers)
+        # Bob's only stream is on instance 2: instance 1 counts him at the table all along
+        time.sleep(1.5)
+        assert all(not presence(e)[1][0] for e in ann_stream.drain() if e.event == "presence")
+        assert one.get(f"/games/{game_id}").json()["presence"][1]["away"] is False
+
+        watchers = [EventReader(f"{server.base}/games/{game_id}/events") for server in (one, two)]
+        for server in (one, two):  # one observer on each instance: two on both
+            counted = []
+            for _ in range(50):
+                counted.append(server.get(f"/games/{game_id}").json()["observers"])
+                if counted[-1] == 2:
+                    break
+                time.sleep(0.1)
+            assert counted[-1] == 2, counted
+        watchers[1].close()
+        assert ann_stream.until(
+            lambda e: e.event == "observers" and e.json()["count"] == 1
+        ).json()["count"] == 1
+
+        bob_stream.close()  # gone from instance 2: away, then claimable, seen on instance 1
+        away = ann_stream.until(lambda e: e.event == "presence" and presence(e)[1][0])
+        assert presence(away) == [(False, False), (True, False)]
+        ann_stream.until(lambda e: e.event == "presence" and presence(e)[1][1])
+        claimed = ann.post(f"/games/{game_id}/claim")
+        assert claimed.status_code == 200, claimed.text
+        watchers[0].close()
+        ann_stream.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+@dataclass
+class Processes:
+    """somnium-server processes on one database (stopped at the end if still running)."""
+
+    url: str
+    bases: list[str]
+    running: list[subprocess.Popen[bytes]]
+
+    def kill_9(self, index: int) -> None:
+        os.kill(self.running[index].pid, signal.SIGKILL)
+        self.running[index].wait()
+
+
+@pytest.fixture
+def processes(tmp_path: Path, pg_cluster: Cluster) -> Iterator[Processes]:
+    url = pg_cluster.new_database()
+    ports = [free_port(), free_port()]
+    running: list[subprocess.Popen[bytes]] = []
+    try:
+        for n, port in enumerate(ports):
+            running.append(_start(url, port, tmp_path / f"server{n}.log"))
+        yield Processes(url, [f"http://127.0.0.1:{port}" for port in ports], running)
+    finally:
+        for process in running:
+            if process.poll() is None:
+                _stop(process)
+
+
+def test_kill_9_of_an_instance_and_the_apps_stream_resumes_on_the_other(
+    processes: Processes,
+) -> None:
+    bases = processes.bases
+    ann = Player(bases[0], *make_user(processes.url, "Ann"), "Ann")
+    bob = Player(bases[1], *make_user(processes.url, "Bob"), "Bob")
+    seen: list[ServerEvent] = []
+    alive = [True]
+    stream: EventStream | None = None
+    try:
+        game_id = ann.create()["id"]
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        # the app's own stream reader; the address it asks goes to instance 2 once 1 is gone
+        stream = EventStream(
+            lambda: f"{bases[0] if alive[0] else bases[1]}/games/{game_id}/events",
+            seen.append, backoff=(0.05, 0.1, 0.2),
+        )
+        stream.start()
+        rng = random.Random(5)
+        players = {0: ann, 1: bob}
+        detail = bob.get(f"/games/{game_id}").json()
+        acknowledged: list[int] = []
+        for step in range(40):
+            if step == 12:
+                processes.kill_9(0)  # mid-game, the stream's instance
+                alive[0] = False
+                ann = replace(ann, base=bases[1])  # (its action ids go on: never reused)
+                players[0] = ann
+            view = detail["view"]
+            if view["over"]:
+                break
+            answer = players[view["turn"]].act(game_id, detail["version"],
+                                               rng.choice(view["legal"]))
+            assert answer.status_code == 200, answer.text
+            result = answer.json()
+            acknowledged.append(result["version"])
+            detail = {**detail, "version": result["version"], "view": result["view"]}
+        log = bob.get(f"/games/{game_id}/log").json()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and (not seen or seen[-1].id != str(log[-1]["seq"])):
+            time.sleep(0.05)
+        numbered = [int(e.id) for e in seen if e.id is not None and e.event != "snapshot"]
+        snapshots = [e for e in seen if e.event == "snapshot"]
+        assert len(snapshots) == 1  # the reconnection resumed: no second snapshot
+        start = int(snapshots[0].id or 0)
+        # 0 events lost or repeated, and every acknowledged action is in the stored log
+        assert numbered == [entry["seq"] for entry in log if entry["seq"] > start]
+        assert set(acknowledged) <= {entry["version"] for entry in log}
+        assert stream.connections >= 2
+    finally:
+        if stream is not None:
+            stream.close()
+
+
+def test_a_computer_game_plays_on_when_its_instance_is_killed(processes: Processes) -> None:
+    ann = Player(processes.bases[0], *make_user(processes.url, "Ann"), "Ann")
+    watcher = replace(ann, base=processes.bases[1])
+
+    def version() -> int:
+        return int(watcher.get(f"/games/{game_id}").json()["version"])
+
+    # two computers: instance 1 made the game and drives them (the lease is its)
+    game_id = ann.create(host_level="test", opponent="computer", level="test")["id"]
+    deadline = time.monotonic() + 15
+    while version() < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    processes.kill_9(0)
+    at_kill = version()
+    assert at_kill >= 4
+    deadline = time.monotonic() + 15
+    while version() < at_kill + 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert version() >= at_kill + 2, "instance 2 did not take the computers over"
+    log = watcher.get(f"/games/{game_id}/log").json()
+    versions = [entry["version"] for entry in log]
+    assert versions == sorted(versions)  # one writer: no version made twice or skipped
+    assert sorted(set(versions)) == list(range(versions[0], versions[-1] + 1))
