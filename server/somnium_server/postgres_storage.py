@@ -21,10 +21,10 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
-from .postgres_limits import MIGRATION as LIMITS_MIGRATION
-from .postgres_limits import PostgresLimits
 from .peers import HELLO
 from .peers import KINDS as PEER_KINDS
+from .postgres_limits import MIGRATION as LIMITS_MIGRATION
+from .postgres_limits import PostgresLimits
 from .postgres_signin import MIGRATION as SIGNIN_MIGRATION
 from .postgres_signin import PostgresSignin
 from .storage import (
