@@ -15,7 +15,7 @@ POOL_TIMEOUT = 10.0  # seconds a statement may wait for a free connection
 
 
 @functools.lru_cache(maxsize=256)
-def _marked(sql: str) -> bytes:
+def marked(sql: str) -> bytes:
     """A statement written with ? marks, in psycopg's %s marks (no statement here has a ?
     or a % of its own)."""
     return sql.replace("?", "%s").encode()
@@ -60,20 +60,20 @@ class PooledDatabase:
         """One write statement, committed; its row count."""
         pool = await self._opened()
         async with pool.connection() as conn:
-            cursor = await conn.execute(_marked(sql), args)
+            cursor = await conn.execute(marked(sql), args)
             return cursor.rowcount
 
     async def _one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
         pool = await self._opened()
         async with pool.connection() as conn:
-            cursor = await conn.execute(_marked(sql), args)
+            cursor = await conn.execute(marked(sql), args)
             row: tuple[Any, ...] | None = await cursor.fetchone()
             return row
 
     async def _all(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         pool = await self._opened()
         async with pool.connection() as conn:
-            cursor = await conn.execute(_marked(sql), args)
+            cursor = await conn.execute(marked(sql), args)
             return list(await cursor.fetchall())
 
     async def close(self) -> None:

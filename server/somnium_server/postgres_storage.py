@@ -20,19 +20,23 @@ import orjson
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
+from . import rating_rows
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
 from .peers import HELLO
 from .peers import KINDS as PEER_KINDS
 from .postgres_limits import MIGRATION as LIMITS_MIGRATION
 from .postgres_limits import PostgresLimits
+from .postgres_pool import marked
 from .postgres_signin import MIGRATION as SIGNIN_MIGRATION
 from .postgres_signin import PostgresSignin
+from .ratings import RatedGame, Rating
 from .storage import (
     DatabaseUnavailable,
     GameNotices,
     GameRecord,
     GameUpdate,
     Identity,
+    RatingChange,
     Session,
     StoredAction,
     StoredEvent,
@@ -120,8 +124,10 @@ MIGRATIONS: tuple[str, ...] = (
         expires_at DOUBLE PRECISION NOT NULL
     );
     """,
+    rating_rows.MIGRATION,
 )
 LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
+RATING_LOCK = 0x52_41_54_45  # pg_advisory_xact_lock(key, user): "RATE", while counting a game
 LOBBY_KEPT = 10_000  # lobby events kept for resuming; older ones are deleted as new ones come
 
 @functools.cache
@@ -290,12 +296,58 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
             values |= {"action_id": action.action_id, "user_id": action.user_id,
                        "seat": action.seat, "action_version": action.version,
                        "action": dumps(action.action), "result": action.result}
+        statement = _update_statement(snapshot, action is not None)
+        if update.rated is not None:
+            await self._update_rated(statement, values, update.rated)
+            return
         pool = await self._opened()
         async with pool.connection() as conn:
-            cursor = await conn.execute(_update_statement(snapshot, action is not None), values)
+            cursor = await conn.execute(statement, values)
             row = await cursor.fetchone()
         if row is None or row[0] != 1:
             raise VersionConflict(record.id)
+
+    async def _update_rated(
+        self, statement: str, values: dict[str, Any], game: RatedGame
+    ) -> None:
+        """Store a rated game's end and count it in one transaction: both ratings change
+        only if the version-checked update applied, so only once whichever instance wins."""
+        async with self._transaction() as conn:
+            cursor = await conn.execute(statement, values)
+            row = await cursor.fetchone()
+            if row is None or row[0] != 1:
+                raise VersionConflict(values["id"])
+            # each player's games are counted one at a time, whichever instance counts them
+            for user in sorted(set(game.players)):
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock(%s::int, hashtext(%s))", (RATING_LOCK, user)
+                )
+            cursor = await conn.execute(
+                marked(rating_rows.SELECT_RATINGS + rating_rows.marks(2)), game.players
+            )
+            found = dict(rating_rows.rating_from_row(r) for r in await cursor.fetchall())
+            for sql, args in rating_rows.rating_writes(game, found, time.time()):
+                await conn.execute(marked(sql), args)
+
+    async def get_ratings(self, user_ids: Sequence[str]) -> dict[str, Rating]:
+        if not user_ids:
+            return {}
+        rows = await self._all(
+            rating_rows.SELECT_RATINGS + rating_rows.marks(len(user_ids)), *user_ids
+        )
+        return dict(rating_rows.rating_from_row(row) for row in rows)
+
+    async def rating_history(self, user_id: str, limit: int) -> list[RatingChange]:
+        rows = await self._all(rating_rows.HISTORY, user_id, limit)
+        return [rating_rows.change_from_row(row) for row in rows]
+
+    async def game_rating_changes(self, game_id: str) -> list[RatingChange]:
+        rows = await self._all(rating_rows.GAME_CHANGES, game_id)
+        return [rating_rows.change_from_row(row) for row in rows]
+
+    async def leaderboard(self, limit: int, min_games: int) -> list[tuple[str, Rating]]:
+        rows = await self._all(rating_rows.LEADERBOARD, min_games, limit)
+        return [rating_rows.rating_from_row(row) for row in rows]
 
     async def follow_games(self, notices: GameNotices) -> None:
         """Hear every other instance's committed game changes (LISTEN), until cancelled.

@@ -19,14 +19,16 @@ from typing import Any, TypeVar
 
 import orjson
 
-from . import sqlite_signin
+from . import rating_rows, sqlite_signin
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
+from .ratings import RatedGame, Rating
 from .sqlite_signin import SQLiteSignin
 from .storage import (
     GameNotices,
     GameRecord,
     GameUpdate,
     Identity,
+    RatingChange,
     Session,
     StoredAction,
     StoredEvent,
@@ -108,6 +110,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     DROP INDEX actions_by_version;
     """,
+    rating_rows.MIGRATION,
 )
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -412,8 +415,28 @@ class SQLiteStorage(SQLiteSignin):
                     (record.id, action.action_id, action.user_id, action.seat, action.version,
                      dumps(action.action), action.result),
                 )
+            if update.rated is not None:
+                _rate(c, update.rated)
 
         await self._write(work)
+
+    async def get_ratings(self, user_ids: Sequence[str]) -> dict[str, Rating]:
+        rows = self._conn.execute(
+            rating_rows.SELECT_RATINGS + rating_rows.marks(len(user_ids)), tuple(user_ids)
+        ).fetchall()
+        return dict(rating_rows.rating_from_row(row) for row in rows)
+
+    async def rating_history(self, user_id: str, limit: int) -> list[RatingChange]:
+        rows = self._conn.execute(rating_rows.HISTORY, (user_id, limit)).fetchall()
+        return [rating_rows.change_from_row(row) for row in rows]
+
+    async def game_rating_changes(self, game_id: str) -> list[RatingChange]:
+        rows = self._conn.execute(rating_rows.GAME_CHANGES, (game_id,)).fetchall()
+        return [rating_rows.change_from_row(row) for row in rows]
+
+    async def leaderboard(self, limit: int, min_games: int) -> list[tuple[str, Rating]]:
+        rows = self._conn.execute(rating_rows.LEADERBOARD, (min_games, limit)).fetchall()
+        return [rating_rows.rating_from_row(row) for row in rows]
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         row = self._conn.execute(
@@ -479,3 +502,16 @@ def _insert_events(c: sqlite3.Connection, game_id: str, events: Sequence[StoredE
         "INSERT INTO events (game_id, seq, data) VALUES (?, ?, ?)",
         [(game_id, event.seq, event.json().decode()) for event in events],
     )
+
+
+def _rate(c: sqlite3.Connection, game: RatedGame) -> None:
+    """Count a finished rated game, in the transaction that stores its end (SQLite has one
+    writer: the ratings read here cannot change before the commit)."""
+    found = dict(
+        rating_rows.rating_from_row(row)
+        for row in c.execute(
+            rating_rows.SELECT_RATINGS + rating_rows.marks(2), game.players
+        ).fetchall()
+    )
+    for sql, values in rating_rows.rating_writes(game, found, time.time()):
+        c.execute(sql, values)

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 import orjson
 
+from .ratings import RatedGame, Rating
+
 
 @dataclass(frozen=True, slots=True)
 class User:
@@ -119,6 +121,22 @@ class GameUpdate:
     expected_version: int
     events: Sequence[StoredEvent]
     action: StoredAction | None = None
+    # a rated game this change finishes: both ratings are updated in the same transaction
+    rated: RatedGame | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's rating before and after one rated game."""
+
+    game_id: str
+    user_id: str
+    seat: int
+    score: float
+    before: float
+    after: float
+    deviation: float
+    finished_at: float
 
 
 class GameNotices(Protocol):
@@ -337,6 +355,22 @@ class Storage(SigninStorage, Protocol):
         ...
 
     async def get_game(self, game_id: str) -> GameRecord | None: ...
+
+    async def get_ratings(self, user_ids: Sequence[str]) -> dict[str, Rating]:
+        """The ratings of those of these users who have played a rated game."""
+        ...
+
+    async def rating_history(self, user_id: str, limit: int) -> list[RatingChange]:
+        """A user's latest rating changes, newest first."""
+        ...
+
+    async def game_rating_changes(self, game_id: str) -> list[RatingChange]:
+        """What a finished rated game changed (nothing for any other game)."""
+        ...
+
+    async def leaderboard(self, limit: int, min_games: int) -> list[tuple[str, Rating]]:
+        """The best rated users with at least `min_games` rated games, best first."""
+        ...
 
     async def list_games(self) -> list[GameRecord]: ...
 
