@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from . import __version__, docs, errors
+from . import __version__, docs, errors, players
 from .bodylimit import BodyLimit
 from .computer import Computers
 from .config import Settings
@@ -45,7 +45,7 @@ def create_app(
         lifespan=lifespan,
         docs_url=None,  # docs.install serves /docs without a CDN
         redoc_url=None,
-        routes=router.routes,
+        routes=router.routes + players.router.routes,
     )
     app.state.ctx = ctx
     describe(app, lambda: list(ctx.games.computers.available()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import math
 import secrets
@@ -45,6 +46,7 @@ from .events import StreamHub, Subscriber, frame
 from .lobby import Lobby
 from .models import ActRequest, ComputerOpponent, PersonOpponent
 from .presence import Attendance, Timing, clock
+from .ratings import RatedGame, Rating, score_of_first
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
 from .storage import (
     GameRecord,
@@ -109,6 +111,7 @@ class GameService:
                 room.state = await stored_state(self.storage, record)
             if record.status != "finished":  # finished ones: on demand (ensure_history)
                 await self._load_history(room)
+            await self._read_rating_changes(room)
             self.rooms[room.id] = room
             self._seat_index(room, set())
         for room in self.rooms.values():
@@ -140,6 +143,7 @@ class GameService:
             room.state = await stored_state(self.storage, record)
         if record.status != "finished":
             await self._load_history(room)
+        await self._read_rating_changes(room)
         known = self.rooms.get(room.id)
         if known is not None:  # adopted meanwhile by another request
             return known
@@ -207,6 +211,7 @@ class GameService:
         self._seat_index(room, seated)
         self._presence_changed(room)
         if room.status == "finished":
+            await self._read_rating_changes(room)
             self._let_go_later(room)
         self._wake_computer(room)  # (the lease decides which instance moves)
         return True
@@ -295,9 +300,33 @@ class GameService:
 
         level = request.level if isinstance(request, ComputerOpponent) else None
         other = self._seat_for(request.opponent, level, None)
-        return await self._open_game(request.name, user.id, [host, other])
+        # only games between two people are rated
+        rated = isinstance(request, PersonOpponent) and request.rated and host.kind == "person"
+        return await self._open_game(request.name, user.id, [host, other], rated)
 
-    async def _open_game(self, name: str, created_by: str, seats: list[Seat]) -> GameRoom:
+    async def _with_ratings(self, seats: list[Seat]) -> list[Seat]:
+        """The seats with each person's rating as they sit down (shown beside their name)."""
+        people = [seat.user_id for seat in seats if seat.kind == "person" and seat.user_id]
+        found = await self.storage.get_ratings(people) if people else {}
+        return [
+            dataclasses.replace(seat, rating=found.get(seat.user_id, Rating()).public())
+            if seat.kind == "person" and seat.user_id else seat
+            for seat in seats
+        ]
+
+    async def _read_rating_changes(self, room: GameRoom) -> None:
+        """What a finished rated game changed, for its detail."""
+        if room.status == "finished" and room.meta.get("rated"):
+            room.rating_changes = [
+                {"seat": c.seat, "before": round(c.before), "after": round(c.after),
+                 "change": round(c.after) - round(c.before)}
+                for c in await self.storage.game_rating_changes(room.id)
+            ]
+
+    async def _open_game(
+        self, name: str, created_by: str, seats: list[Seat], rated: bool = False
+    ) -> GameRoom:
+        seats = await self._with_ratings(seats)
         game_id = new_game_id(self.rooms)
         state = new_game(secrets.randbits(63))
         playing = all(seat.kind != "open" for seat in seats)
@@ -305,7 +334,7 @@ class GameService:
             id=game_id, name=name, created_at=time.time(), created_by=created_by,
             seats=seats, status="playing" if playing else "waiting", state=state,
             initial_state=state_to_dict(state), version=1, seq=0,
-            meta={"agreed": [], "rematch": None, "closed": False},
+            meta={"agreed": [], "rematch": None, "closed": False, "rated": rated},
             bot_seed=secrets.randbits(31), window=deque(maxlen=self.event_window),
         )
         table_events: list[dict[str, Any]] = [
@@ -342,7 +371,9 @@ class GameService:
                                "the host has left this table: you can join once they are back")
             seat = open_seats[0]
             seats = list(room.seats)
-            seats[seat] = Seat("person", user_id=user.id, name=user.display_name)
+            (seats[seat],) = await self._with_ratings(
+                [Seat("person", user_id=user.id, name=user.display_name)]
+            )
             playing = all(s.kind != "open" for s in seats)
             events: list[dict[str, Any]] = [
                 {"type": "seat_taken", "seat": seat,
@@ -458,9 +489,11 @@ class GameService:
         notes = {} if meta is None else {"meta": meta}
         await self._commit(
             room, [], state=state, status="finished" if state.over else "playing",
-            numbered=events, action=stored,
+            numbered=events, action=stored, rated=_rated(room, state),
             snapshot=state.over or version - room.snapshot[0] >= SNAPSHOT_EVERY, **notes,
         )
+        if state.over:
+            await self._read_rating_changes(room)
         room.actions[action_id] = (user_id, result)
         room.seed_view(view)
         if state.over:
@@ -526,7 +559,8 @@ class GameService:
             events: list[dict[str, Any]] = [{"type": "rematch_offered", "seat": seat}]
             if len(agreed) == len(room.seats):
                 new = await self._open_game(
-                    room.name, room.created_by, [Seat(**s.to_dict()) for s in room.seats]
+                    room.name, room.created_by, [Seat(**s.to_dict()) for s in room.seats],
+                    bool(room.meta.get("rated")),
                 )
                 meta["rematch"] = new.id
                 events.append({"type": "rematch", "game_id": new.id})
@@ -542,6 +576,7 @@ class GameService:
         numbered: list[StoredEvent] | None = None,
         action: StoredAction | None = None,
         snapshot: bool = True,
+        rated: RatedGame | None = None,
         **changes: Any,
     ) -> None:
         """Store a change (caller holds the room's lock), then apply it and tell the listeners.
@@ -568,7 +603,8 @@ class GameService:
         record = room.record(version=version, seq=seq, **stored_changes)
         try:
             await self.storage.update_game(GameUpdate(
-                record=record, expected_version=room.version, events=events, action=action
+                record=record, expected_version=room.version, events=events, action=action,
+                rated=rated,
             ))
         except VersionConflict:  # another instance wrote first: the room takes its changes
             await self.catch_up(room)
@@ -884,3 +920,11 @@ def _number(
             raw = orjson.dumps(data)
         numbered.append(StoredEvent(last_seq + n, data, raw))
     return numbered
+
+
+def _rated(room: GameRoom, state: GameState) -> RatedGame | None:
+    """The rated game that `state` finishes, if it does (two people, chosen rated)."""
+    players = [seat.user_id for seat in room.seats if seat.kind == "person" and seat.user_id]
+    if not state.over or not room.meta.get("rated") or len(players) != 2:
+        return None
+    return RatedGame(room.id, (players[0], players[1]), score_of_first(state.winner))

@@ -116,6 +116,10 @@ class PersonOpponent(Strict):
     name: TableName
     opponent: Literal["person"]
     host_level: LevelKey | None = Field(default=None, description=HOST_LEVEL)
+    rated: bool = Field(
+        default=True,
+        description="counts for both players' ratings (never with a computer in a seat)",
+    )
 
 
 class ComputerOpponent(Strict):
@@ -150,6 +154,14 @@ class UserInfo(BaseModel):
     display_name: str
 
 
+class SeatRating(BaseModel):
+    """A player's Glicko-2 rating, rounded; provisional while the deviation is high."""
+
+    rating: int
+    deviation: int
+    provisional: bool = Field(description="deviation above 110: shown as e.g. 1500?")
+
+
 class Player(BaseModel):
     """Who sits in a seat."""
 
@@ -158,6 +170,18 @@ class Player(BaseModel):
     user_id: str | None = None
     name: str | None = None
     level: str | None = None
+    rating: SeatRating | None = Field(
+        default=None, description="a person's rating when they sat down"
+    )
+
+
+class RatingChange(BaseModel):
+    """What a finished rated game did to one seat's rating."""
+
+    seat: int
+    before: int
+    after: int
+    change: int
 
 
 class ViewModel(BaseModel):
@@ -210,6 +234,7 @@ class GameSummary(BaseModel):
     away: list[bool] = Field(
         default=[], description="per seat: its player has left (no stream open for a while)"
     )
+    rated: bool = Field(default=False, description="counts for the players' ratings")
 
 
 class GameDetail(GameSummary):
@@ -225,6 +250,9 @@ class GameDetail(GameSummary):
     )
     claimed_from: int | None = Field(
         default=None, description="the seat that was away when the other claimed the win"
+    )
+    rating_changes: list[RatingChange] | None = Field(
+        default=None, description="a finished rated game: each seat's rating before and after"
     )
 
 
@@ -256,3 +284,44 @@ class ReplayStep(BaseModel):
 class Replay(BaseModel):
     game_id: str
     steps: list[ReplayStep]
+
+
+class RatingPoint(BaseModel):
+    """One rated game in a player's history."""
+
+    game_id: str
+    score: float = Field(description="1 won, 0.5 drawn, 0 lost")
+    before: int
+    after: int
+    finished_at: float
+
+
+class PlayerPage(BaseModel):
+    """A player: name, rating and its history, their record and recent games."""
+
+    id: str
+    name: str
+    rating: SeatRating
+    played: int = Field(description="rated games finished")
+    won: int
+    lost: int
+    drawn: int
+    history: list[RatingPoint] = Field(description="the latest rated games, newest first")
+    recent: list[GameSummary] = Field(description="their latest games, newest first")
+
+
+class LeaderboardLine(BaseModel):
+    """One player on the leaderboard."""
+
+    rank: int
+    id: str
+    name: str
+    rating: SeatRating
+    played: int
+
+
+class Leaderboard(BaseModel):
+    """The best rated players with enough rated games."""
+
+    min_games: int
+    players: list[LeaderboardLine]

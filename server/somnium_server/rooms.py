@@ -37,10 +37,11 @@ class Seat:
     user_id: str | None = None
     name: str | None = None
     level: str | None = None
+    rating: dict[str, Any] | None = None  # a person's rating as they sat down
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
-                "level": self.level}
+                "level": self.level, "rating": self.rating}
 
 
 @dataclass
@@ -72,8 +73,10 @@ class GameRoom:
     presence: Presence = field(default_factory=Presence)
     # the state as last stored and the version it was taken at (see GameRecord.state_version)
     snapshot: tuple[int, dict[str, Any]] = (0, {})
+    # per seat, what a finished rated game changed (ratings.py)
+    rating_changes: list[dict[str, Any]] | None = None
     _view: tuple[int, dict[str, Any]] | None = None
-    _detail: tuple[tuple[int, int, int], bytes] | None = None
+    _detail: tuple[tuple[int, int, int, bool], bytes] | None = None
     _seat_dicts: tuple[list[Seat], list[dict[str, Any]]] | None = None
 
     @classmethod
@@ -143,6 +146,7 @@ class GameRoom:
             "turn": self.state.turn if playing else None, "observers": self.watchers(),
             "winner": self.state.winner if self.state.over else None,
             "away": [away for away, _ in self.presence.shown],
+            "rated": bool(self.meta.get("rated")),
         }
 
     def detail(self) -> dict[str, Any]:
@@ -153,10 +157,12 @@ class GameRoom:
             "closed": bool(self.meta.get("closed")),
             "presence": self.presence.players(),
             "claimed_from": self.meta.get("claimed_from"),
+            "rating_changes": self.rating_changes,
         }
 
     def detail_bytes(self) -> bytes:
-        key = (self.version, self.watchers(), self.presence.revision)
+        key = (self.version, self.watchers(), self.presence.revision,
+               self.rating_changes is not None)
         if self._detail is None or self._detail[0] != key:
             self._detail = (key, orjson.dumps(self.detail()))
         return self._detail[1]

@@ -57,14 +57,21 @@ def numbered(reader: EventReader) -> list[tuple[int, Any]]:
 
 def race(urls: list[str], body: dict[str, Any], headers: dict[str, str]) -> list[requests.Response]:
     """The same POST sent to every url at once (threads released together)."""
-    answers: list[requests.Response] = []
-    barrier = threading.Barrier(len(urls))
+    return together([(url, body, headers) for url in urls])
 
-    def send(url: str) -> None:
+
+def together(
+    posts: list[tuple[str, dict[str, Any], dict[str, str]]],
+) -> list[requests.Response]:
+    """These POSTs (url, body, headers) sent at once (threads released together)."""
+    answers: list[requests.Response] = []
+    barrier = threading.Barrier(len(posts))
+
+    def send(url: str, body: dict[str, Any], headers: dict[str, str]) -> None:
         barrier.wait()
         answers.append(requests.post(url, json=body, headers=headers, timeout=10))
 
-    threads = [threading.Thread(target=send, args=(url,)) for url in urls]
+    threads = [threading.Thread(target=send, args=post) for post in posts]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -387,3 +394,37 @@ def test_a_computer_game_plays_on_when_its_instance_is_killed(processes: Process
     versions = [entry["version"] for entry in log]
     assert versions == sorted(versions)  # one writer: no version made twice or skipped
     assert sorted(set(versions)) == list(range(versions[0], versions[-1] + 1))
+
+
+def test_a_rated_game_is_counted_once_whichever_instance_ends_it(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    one, two = pair
+    ann = one.player("Ann")
+    bob = on(two, one.player("Bob"))
+    games = 4
+    for round_ in range(games):
+        game_id = ann.create()["id"]
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        version = ann.get(f"/games/{game_id}").json()["version"]
+        concede = {"action": {"type": "concede"}, "version": version}
+        if round_ % 2:  # the same concession through both instances at once
+            answers = race([f"{s.base}/games/{game_id}/actions" for s in (one, two)],
+                           {**concede, "action_id": f"end-{round_}"}, ann.headers)
+        else:  # each player concedes on their own instance at once: one of them ends it
+            answers = together([
+                (f"{one.base}/games/{game_id}/actions",
+                 {**concede, "action_id": f"ann-{round_}"}, ann.headers),
+                (f"{two.base}/games/{game_id}/actions",
+                 {**concede, "action_id": f"bob-{round_}"}, bob.headers),
+            ])
+        assert any(a.status_code == 200 for a in answers), [a.text for a in answers]
+        for server in (one, two):
+            detail = server.get(f"/games/{game_id}").json()
+            assert detail["status"] == "finished"
+            assert [c["seat"] for c in detail["rating_changes"]] == [0, 1]
+    for server in (one, two):
+        pages = [server.get(f"/players/{p.user_id}").json() for p in (ann, bob)]
+        assert [page["played"] for page in pages] == [games, games]
+        assert sum(page["won"] for page in pages) == games
+        assert [len(page["history"]) for page in pages] == [games, games]
