@@ -18,6 +18,7 @@ from ..game.events import EVENT_TYPES, Event, event_from_dict
 from ..game.view import View, view_from_dict
 from .answers import NO_HTTP, http_error, not_http, what_it_sent
 from .errors import ActionRefused, LobbyError, ServerFailed, ServerUnreachable, SignedOut
+from .ratings import rating_text
 
 if TYPE_CHECKING:  # (sign-in and its keyring are imported once a signed request is made)
     from .auth_session import AuthSession
@@ -35,6 +36,7 @@ class Seat:
     user_id: str | None = None
     name: str | None = None
     level: str | None = None
+    rating: str = ""  # a person's rating as they sat down, e.g. "1500?" (ratings.py)
 
     @property
     def open(self) -> bool:
@@ -49,7 +51,7 @@ class Seat:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         return cls(int(data["seat"]), str(data["kind"]), data.get("user_id"), data.get("name"),
-                   data.get("level"))
+                   data.get("level"), rating_text(data.get("rating")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +236,14 @@ class LobbyClient:
 
     def game(self, game_id: str) -> GameDetail:
         return GameDetail.from_dict(self._call("GET", f"/games/{_path(game_id)}"))
+
+    def leaderboard(self, limit: int = 50) -> dict[str, Any]:
+        """The best rated players (`GET /leaderboard`): min_games and players."""
+        return dict(self._call("GET", f"/leaderboard?limit={int(limit)}"))
+
+    def player(self, user_id: str) -> dict[str, Any]:
+        """A player's page (`GET /players/{id}`): rating, record, history, recent games."""
+        return dict(self._call("GET", f"/players/{_path(user_id)}"))
 
     def log(self, game_id: str) -> list[GameEvent]:
         """Every event of a game so far, oldest first."""

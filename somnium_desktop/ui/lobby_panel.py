@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..client.ratings import with_rating
 from .accessibility import announce
 from .column_widths import share_out
 from .style import repolish
@@ -239,7 +240,9 @@ class GameList(QTableWidget):
         for column, seat in ((SEAT_1, 0), (SEAT_2, 1)):
             label = game.names[seat]
             joinable = seat == open_seat and not mine and not game.host_away
-            item = self._cell(row, column, "Join" if joinable else label,
+            shown = with_rating(label, game.players[seat].rating) if seat < len(
+                game.players) else label
+            item = self._cell(row, column, "Join" if joinable else shown,
                               (JOIN, game.id) if joinable else opened)
             font = QFont(self.font())
             font.setUnderline(joinable and self._live)

@@ -119,7 +119,7 @@ def test_the_built_in_server_runs_the_lobby_for_two_windows(
         qtbot.waitUntil(lambda: lobby_row(bea, game.game_id) >= 0, timeout=10000)
         row = lobby_row(bea, game.game_id)
         assert cell_text(bea, row, NAME) == "Ada's table"
-        assert cell_text(bea, row, 1) == "Ada"
+        assert cell_text(bea, row, 1) == "Ada (1500?)"  # a new player: provisional
         assert cell_text(bea, row, 2).startswith("Computer")
         line = bea.lobby_panel.games.games[row]
         assert cell_text(bea, row, 3) == status_text(line)
