@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
+from .players_hooks import open_players
 from .settings import Settings
 from .table import TableWidget, new_action
 
@@ -204,6 +205,9 @@ class MainWindow(QMainWindow):
         self.join_action.triggered.connect(lambda: self._lobby().focus_join())
         game.addAction(self.lobby_action)
         game.addAction(self.join_action)
+        self.players_action = new_action("&Players…", self)
+        self.players_action.triggered.connect(lambda: open_players(self, self.start_online()))
+        game.addAction(self.players_action)
         game.addSeparator()
         self.settings_action = new_action("&Settings…", self)
         self.settings_action.setShortcut(QKeySequence("Ctrl+,"))

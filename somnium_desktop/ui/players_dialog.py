@@ -1,0 +1,131 @@
+"""The Players dialog (the server's leaderboard) and a player's page: rating, history, games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..client.ratings import rating_text
+
+# (work on a worker thread, its answer on the UI thread, a failure's message on the UI thread)
+Fetch = Callable[[Callable[[], dict[str, Any]], Callable[[dict[str, Any]], None],
+                  Callable[[str], None]], None]
+RESULTS = {1.0: "won", 0.5: "drew", 0.0: "lost"}
+
+
+class PlayersDialog(QDialog):
+    """The leaderboard; a double-click (or Enter) on a player opens their page."""
+
+    player_chosen = Signal(str)  # user id
+
+    def __init__(self, parent: QWidget | None, fetch: Fetch,
+                 leaderboard: Callable[[], dict[str, Any]]) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Players")
+        self.note = QLabel("Loading the leaderboard…")
+        self.note.setWordWrap(True)
+        self.board = QTableWidget(0, 4)
+        self.board.setHorizontalHeaderLabels(["#", "Player", "Rating", "Rated games"])
+        self.board.setAccessibleName("Leaderboard")
+        self.board.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.board.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.board.verticalHeader().hide()
+        self.board.cellActivated.connect(self._chosen)
+        self.board.cellDoubleClicked.connect(self._chosen)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        for widget in (self.note, self.board, buttons):
+            layout.addWidget(widget)
+        self.resize(480, 420)
+        fetch(leaderboard, self.show_board, self.note.setText)
+
+    def show_board(self, data: dict[str, Any]) -> None:
+        players = data.get("players", [])
+        self.note.setText(
+            f"Players with at least {data.get('min_games', '?')} rated games, best first."
+            if players else
+            f"Nobody has played {data.get('min_games', '?')} rated games yet."
+        )
+        self.board.setRowCount(len(players))
+        for row, line in enumerate(players):
+            cells = [str(line["rank"]), str(line["name"]), rating_text(line["rating"]),
+                     str(line["played"])]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, line["id"])
+                self.board.setItem(row, column, item)
+
+    def _chosen(self, row: int, _column: int) -> None:
+        item = self.board.item(row, 0)
+        if item is not None:
+            self.player_chosen.emit(str(item.data(Qt.ItemDataRole.UserRole)))
+
+
+class PlayerPage(QDialog):
+    """One player: name, rating, record, rating history and recent games. A double-click on
+    a finished game asks for its replay (`replay_requested`; replays are shown elsewhere)."""
+
+    replay_requested = Signal(str)  # game id
+
+    def __init__(self, parent: QWidget | None, fetch: Fetch,
+                 page: Callable[[], dict[str, Any]]) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Player")
+        self.title = QLabel("Loading…")
+        self.title.setAccessibleName("Player")
+        self.record = QLabel("")
+        self.history = QListWidget()
+        self.history.setAccessibleName("Rating history")
+        self.games = QListWidget()
+        self.games.setAccessibleName("Recent games")
+        self.games.itemActivated.connect(self._replay)
+        self.games.itemDoubleClicked.connect(self._replay)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        for widget in (self.title, self.record, QLabel("Rating history"), self.history,
+                       QLabel("Recent games (double-click a finished one to replay it)"),
+                       self.games, buttons):
+            layout.addWidget(widget)
+        self.resize(460, 520)
+        fetch(page, self.show_page, self.title.setText)
+
+    def show_page(self, data: dict[str, Any]) -> None:
+        name = str(data["name"])
+        self.setWindowTitle(f"Player: {name}")
+        rating = data["rating"]
+        settled = "provisional" if rating.get("provisional") else "settled"
+        self.title.setText(f"{name}: {rating_text(rating)} (±{rating['deviation']}, {settled})")
+        self.record.setText(f"{data['played']} rated games: {data['won']} won, "
+                            f"{data['lost']} lost, {data['drawn']} drawn")
+        self.history.clear()
+        for point in data.get("history", []):
+            change = point["after"] - point["before"]
+            result = RESULTS.get(float(point["score"]), "played")
+            self.history.addItem(f"{point['after']} ({change:+d}): {result}, "
+                                 f"game {point['game_id']}")
+        self.games.clear()
+        for game in data.get("recent", []):
+            names = " against ".join(str(p.get("name") or "Open seat") for p in game["players"])
+            item = QListWidgetItem(f"{game['name']} ({game['id']}): {names}, {game['status']}")
+            item.setData(Qt.ItemDataRole.UserRole, (game["id"], game["status"]))
+            self.games.addItem(item)
+
+    def _replay(self, item: QListWidgetItem) -> None:
+        game_id, status = item.data(Qt.ItemDataRole.UserRole)
+        if status == "finished":
+            self.replay_requested.emit(str(game_id))
