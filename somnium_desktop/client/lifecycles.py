@@ -198,3 +198,51 @@ STORE_ACCESS: dict[tuple[StoreAccess, StoreEvent], StoreAccess] = {
     (A.WRITING, AE.WRITTEN): A.IDLE,
     (A.WRITING_THEN_LOOK, AE.WRITTEN): A.IDLE,  # (and the look that waited starts)
 }
+
+
+class Lookup(enum.Enum):
+    """Something online play looks up on the server (the computer levels, a kept sign-in)."""
+
+    IDLE = "not asked since the server was set, or answered"
+    ASKING = "asked; the answer is on its way"
+    MISSED = "the server could not be reached: asked again once the lobby is listed"
+
+
+class LookupEvent(enum.Enum):
+    ASK = "the lookup is asked for"
+    ANSWERED = "it answered (or failed for another reason than the server's absence)"
+    UNREACHABLE = "the server could not be reached"
+    RESET = "another server is set"
+
+
+L, LE = Lookup, LookupEvent
+LOOKUP: dict[tuple[Lookup, LookupEvent], Lookup] = {
+    **{(state, LE.ASK): L.ASKING for state in L},
+    **{(state, LE.RESET): L.IDLE for state in L},
+    (L.ASKING, LE.ANSWERED): L.IDLE,
+    **{(state, LE.UNREACHABLE): L.MISSED for state in L},  # (a late miss is asked again too)
+}
+
+
+class GoingBack(enum.Enum):
+    """Whether a game this player still plays is put back on the table by itself."""
+
+    NO = "nothing is to be put back"
+    MAY = "the kept sign-in being restored for this server may put a game back"
+    WHEN_LISTED = "signed in before the lobby was listed: a game is put back once it is"
+
+
+class GoingBackEvent(enum.Enum):
+    SERVER_SET = "a server is set: its kept sign-in is restored"
+    RESTORED = "the kept sign-in was restored (or not)"
+    NOT_LISTED = "a game was to be put back, but the lobby is not listed yet"
+    DONE = "the lobby is listed: a game was put back, or there was none"
+
+
+B, BE = GoingBack, GoingBackEvent
+GOING_BACK: dict[tuple[GoingBack, GoingBackEvent], GoingBack] = {
+    **{(state, BE.SERVER_SET): B.MAY for state in B},
+    (B.MAY, BE.RESTORED): B.NO,
+    **{(state, BE.NOT_LISTED): B.WHEN_LISTED for state in B},
+    **{(state, BE.DONE): B.NO for state in B},
+}

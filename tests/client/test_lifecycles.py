@@ -8,11 +8,17 @@ import pytest
 
 from somnium_desktop.client.lifecycles import (
     CONNECTION,
+    GOING_BACK,
+    LOOKUP,
     SIGN_IN,
     STORE_ACCESS,
     TABLE_LINK,
     Connection,
     ConnectionEvent,
+    GoingBack,
+    GoingBackEvent,
+    Lookup,
+    LookupEvent,
     Machine,
     SignIn,
     SignInEvent,
@@ -25,6 +31,7 @@ from somnium_desktop.client.lifecycles import (
 C, CE, SI, IE = Connection, ConnectionEvent, SignIn, SignInEvent
 T, TE = TableLink, TableEvent
 A, AE = StoreAccess, StoreEvent
+L, LE, B, BE = Lookup, LookupEvent, GoingBack, GoingBackEvent
 
 # What a player goes through, written out by hand (not read from the tables).
 CONNECTION_STEPS: list[tuple[Any, Any, Any]] = [
@@ -104,9 +111,22 @@ STORE_STEPS: list[tuple[Any, Any, Any]] = [
     (A.WRITING, AE.WRITTEN, A.IDLE),
     (A.WRITING_THEN_LOOK, AE.WRITTEN, A.IDLE),
 ]
-STEPS = CONNECTION_STEPS + SIGN_IN_STEPS + TABLE_STEPS + STORE_STEPS
+LOOKUP_STEPS: list[tuple[Any, Any, Any]] = [
+    (L.IDLE, LE.ASK, L.ASKING),
+    (L.ASKING, LE.ASK, L.ASKING),  # (asked again while on its way)
+    (L.MISSED, LE.ASK, L.ASKING),  # (the lobby is listed again)
+    (L.ASKING, LE.ANSWERED, L.IDLE),
+    (L.ASKING, LE.UNREACHABLE, L.MISSED),
+    (L.IDLE, LE.UNREACHABLE, L.MISSED),  # (an earlier ask, missed after a later one answered)
+    (L.MISSED, LE.UNREACHABLE, L.MISSED),
+]
+GOING_BACK_STEPS: list[tuple[Any, Any, Any]] = [
+    (B.MAY, BE.RESTORED, B.NO),
+]
+STEPS = (CONNECTION_STEPS + SIGN_IN_STEPS + TABLE_STEPS + STORE_STEPS + LOOKUP_STEPS
+         + GOING_BACK_STEPS)
 TABLES: dict[type, Any] = {Connection: CONNECTION, SignIn: SIGN_IN, TableLink: TABLE_LINK,
-                           StoreAccess: STORE_ACCESS}
+                           StoreAccess: STORE_ACCESS, Lookup: LOOKUP, GoingBack: GOING_BACK}
 
 
 @pytest.mark.parametrize(("before", "event", "after"), STEPS)
@@ -143,6 +163,10 @@ def test_late_or_doubled_events_change_nothing() -> None:
         (STORE_ACCESS, A.WRITING_THEN_LOOK, AE.LOOKED),  # (a look of the sign-in before)
         (STORE_ACCESS, A.WRITING, AE.LOOKED),
         (STORE_ACCESS, A.IDLE, AE.WRITTEN),
+        (LOOKUP, L.IDLE, LE.ANSWERED),  # (an answer of before the server was set again)
+        (LOOKUP, L.MISSED, LE.ANSWERED),
+        (GOING_BACK, B.NO, BE.RESTORED),  # (only the first restore on a server goes back)
+        (GOING_BACK, B.WHEN_LISTED, BE.RESTORED),
     ]
     for table, state, event in cases:
         machine: Machine[Any, Any] = Machine("test", table, state)
@@ -155,9 +179,19 @@ def test_the_steps_above_are_the_whole_tables() -> None:
     every state has alike (closing, setting a server, signing out)."""
     tested = {(b, e): a for b, e, a in STEPS}
     alike = {CE.CLOSE, CE.SET_SERVER, CE.REFUSE_ADDRESS, CE.START_BUILT_IN, IE.SIGNED_OUT,
-             TE.CLOSE}
+             TE.CLOSE, LE.RESET, BE.SERVER_SET, BE.NOT_LISTED, BE.DONE}
     for table in TABLES.values():
         for (before, event), after in table.items():
             if event in alike:
                 continue
             assert tested.get((before, event)) is after, (before, event)
+
+
+def test_what_every_state_of_lookups_and_going_back_does_alike() -> None:
+    """Another server clears a lookup and may put a game back; the lobby's listing decides."""
+    for state in Lookup:
+        assert LOOKUP[(state, LE.RESET)] is L.IDLE
+    for back in GoingBack:
+        assert GOING_BACK[(back, BE.SERVER_SET)] is B.MAY
+        assert GOING_BACK[(back, BE.NOT_LISTED)] is B.WHEN_LISTED
+        assert GOING_BACK[(back, BE.DONE)] is B.NO
