@@ -246,3 +246,60 @@ GOING_BACK: dict[tuple[GoingBack, GoingBackEvent], GoingBack] = {
     **{(state, BE.NOT_LISTED): B.WHEN_LISTED for state in B},
     **{(state, BE.DONE): B.NO for state in B},
 }
+
+
+class Sync(enum.Enum):
+    """Whether an online game's numbered events can be applied: a snapshot must come first."""
+
+    BLIND = "the stream opened from the start: numbered events wait for its snapshot"
+    SYNCED = "a snapshot is known: numbered events after it are applied in order"
+
+
+class SyncEvent(enum.Enum):
+    OPENED_BLIND = "a stream is opened with no event to resume after"
+    OPENED_AFTER = "a stream is opened to resume after a known event"
+    SNAPSHOT = "a snapshot of the game is applied"
+
+
+Y, YE = Sync, SyncEvent
+SYNC: dict[tuple[Sync, SyncEvent], Sync] = {
+    **{(state, YE.OPENED_BLIND): Y.BLIND for state in Y},
+    **{(state, YE.OPENED_AFTER): Y.SYNCED for state in Y},
+    **{(state, YE.SNAPSHOT): Y.SYNCED for state in Y},
+}
+
+
+class Change(enum.Enum):
+    """What the change of an online game being applied (its events up to a view) brought."""
+
+    PLAIN = "moves, or nothing yet"
+    BEGUN = "the game began: its next view is a first one, nothing to animate"
+    SEATED = "the opponent took the open seat"
+    SEATED_BEGUN = "the opponent took the open seat and the game began"
+
+
+class ChangeEvent(enum.Enum):
+    OPPONENT_SEATED = "the opponent took the open seat"
+    GAME_STARTED = "the game began"
+    VIEW_SHOWN = "the change's view is shown (the first one of a game just begun)"
+    CHANGE_END = "the change's last event (the one with a view) is applied"
+    SNAPSHOT = "a snapshot of the game is applied: its view is the first one"
+
+
+G, GE = Change, ChangeEvent
+CHANGE: dict[tuple[Change, ChangeEvent], Change] = {
+    (G.PLAIN, GE.OPPONENT_SEATED): G.SEATED,
+    (G.SEATED, GE.OPPONENT_SEATED): G.SEATED,
+    (G.BEGUN, GE.OPPONENT_SEATED): G.SEATED_BEGUN,
+    (G.SEATED_BEGUN, GE.OPPONENT_SEATED): G.SEATED_BEGUN,
+    (G.PLAIN, GE.GAME_STARTED): G.BEGUN,
+    (G.BEGUN, GE.GAME_STARTED): G.BEGUN,
+    (G.SEATED, GE.GAME_STARTED): G.SEATED_BEGUN,
+    (G.SEATED_BEGUN, GE.GAME_STARTED): G.SEATED_BEGUN,
+    (G.BEGUN, GE.VIEW_SHOWN): G.PLAIN,
+    (G.SEATED_BEGUN, GE.VIEW_SHOWN): G.SEATED,
+    (G.SEATED, GE.CHANGE_END): G.PLAIN,
+    (G.SEATED_BEGUN, GE.CHANGE_END): G.BEGUN,
+    (G.BEGUN, GE.SNAPSHOT): G.PLAIN,
+    (G.SEATED_BEGUN, GE.SNAPSHOT): G.SEATED,
+}

@@ -7,12 +7,16 @@ from typing import Any
 import pytest
 
 from somnium_desktop.client.lifecycles import (
+    CHANGE,
     CONNECTION,
     GOING_BACK,
     LOOKUP,
     SIGN_IN,
     STORE_ACCESS,
+    SYNC,
     TABLE_LINK,
+    Change,
+    ChangeEvent,
     Connection,
     ConnectionEvent,
     GoingBack,
@@ -24,6 +28,8 @@ from somnium_desktop.client.lifecycles import (
     SignInEvent,
     StoreAccess,
     StoreEvent,
+    Sync,
+    SyncEvent,
     TableEvent,
     TableLink,
 )
@@ -32,6 +38,7 @@ C, CE, SI, IE = Connection, ConnectionEvent, SignIn, SignInEvent
 T, TE = TableLink, TableEvent
 A, AE = StoreAccess, StoreEvent
 L, LE, B, BE = Lookup, LookupEvent, GoingBack, GoingBackEvent
+Y, YE, G, GE = Sync, SyncEvent, Change, ChangeEvent
 
 # What a player goes through, written out by hand (not read from the tables).
 CONNECTION_STEPS: list[tuple[Any, Any, Any]] = [
@@ -123,10 +130,27 @@ LOOKUP_STEPS: list[tuple[Any, Any, Any]] = [
 GOING_BACK_STEPS: list[tuple[Any, Any, Any]] = [
     (B.MAY, BE.RESTORED, B.NO),
 ]
+CHANGE_STEPS: list[tuple[Any, Any, Any]] = [
+    (G.PLAIN, GE.OPPONENT_SEATED, G.SEATED),
+    (G.SEATED, GE.OPPONENT_SEATED, G.SEATED),
+    (G.BEGUN, GE.OPPONENT_SEATED, G.SEATED_BEGUN),
+    (G.SEATED_BEGUN, GE.OPPONENT_SEATED, G.SEATED_BEGUN),
+    (G.PLAIN, GE.GAME_STARTED, G.BEGUN),
+    (G.BEGUN, GE.GAME_STARTED, G.BEGUN),
+    (G.SEATED, GE.GAME_STARTED, G.SEATED_BEGUN),  # (the usual: a second player starts it)
+    (G.SEATED_BEGUN, GE.GAME_STARTED, G.SEATED_BEGUN),
+    (G.BEGUN, GE.VIEW_SHOWN, G.PLAIN),
+    (G.SEATED_BEGUN, GE.VIEW_SHOWN, G.SEATED),  # (your turn may be told: with the opponent)
+    (G.SEATED, GE.CHANGE_END, G.PLAIN),
+    (G.SEATED_BEGUN, GE.CHANGE_END, G.BEGUN),
+    (G.BEGUN, GE.SNAPSHOT, G.PLAIN),
+    (G.SEATED_BEGUN, GE.SNAPSHOT, G.SEATED),
+]
 STEPS = (CONNECTION_STEPS + SIGN_IN_STEPS + TABLE_STEPS + STORE_STEPS + LOOKUP_STEPS
-         + GOING_BACK_STEPS)
+         + GOING_BACK_STEPS + CHANGE_STEPS)
 TABLES: dict[type, Any] = {Connection: CONNECTION, SignIn: SIGN_IN, TableLink: TABLE_LINK,
-                           StoreAccess: STORE_ACCESS, Lookup: LOOKUP, GoingBack: GOING_BACK}
+                           StoreAccess: STORE_ACCESS, Lookup: LOOKUP, GoingBack: GOING_BACK,
+                           Sync: SYNC, Change: CHANGE}
 
 
 @pytest.mark.parametrize(("before", "event", "after"), STEPS)
@@ -167,6 +191,11 @@ def test_late_or_doubled_events_change_nothing() -> None:
         (LOOKUP, L.MISSED, LE.ANSWERED),
         (GOING_BACK, B.NO, BE.RESTORED),  # (only the first restore on a server goes back)
         (GOING_BACK, B.WHEN_LISTED, BE.RESTORED),
+        (CHANGE, G.PLAIN, GE.VIEW_SHOWN),  # (a view of moves: animated, not a first one)
+        (CHANGE, G.SEATED, GE.VIEW_SHOWN),
+        (CHANGE, G.PLAIN, GE.CHANGE_END),
+        (CHANGE, G.BEGUN, GE.CHANGE_END),  # (begun waits for its view)
+        (CHANGE, G.SEATED, GE.SNAPSHOT),  # (a resync within the change keeps who came)
     ]
     for table, state, event in cases:
         machine: Machine[Any, Any] = Machine("test", table, state)
@@ -179,7 +208,8 @@ def test_the_steps_above_are_the_whole_tables() -> None:
     every state has alike (closing, setting a server, signing out)."""
     tested = {(b, e): a for b, e, a in STEPS}
     alike = {CE.CLOSE, CE.SET_SERVER, CE.REFUSE_ADDRESS, CE.START_BUILT_IN, IE.SIGNED_OUT,
-             TE.CLOSE, LE.RESET, BE.SERVER_SET, BE.NOT_LISTED, BE.DONE}
+             TE.CLOSE, LE.RESET, BE.SERVER_SET, BE.NOT_LISTED, BE.DONE, YE.OPENED_BLIND,
+             YE.OPENED_AFTER, YE.SNAPSHOT}
     for table in TABLES.values():
         for (before, event), after in table.items():
             if event in alike:
@@ -195,3 +225,12 @@ def test_what_every_state_of_lookups_and_going_back_does_alike() -> None:
         assert GOING_BACK[(back, BE.SERVER_SET)] is B.MAY
         assert GOING_BACK[(back, BE.NOT_LISTED)] is B.WHEN_LISTED
         assert GOING_BACK[(back, BE.DONE)] is B.NO
+
+
+def test_a_game_stream_applies_numbered_events_only_after_a_snapshot() -> None:
+    """Opened from the start, it waits for the snapshot; resumed after an event, or once a
+    snapshot is applied, it applies the numbered events after it."""
+    for state in Sync:
+        assert SYNC[(state, YE.OPENED_BLIND)] is Y.BLIND
+        assert SYNC[(state, YE.OPENED_AFTER)] is Y.SYNCED
+        assert SYNC[(state, YE.SNAPSHOT)] is Y.SYNCED
