@@ -303,3 +303,33 @@ CHANGE: dict[tuple[Change, ChangeEvent], Change] = {
     (G.BEGUN, GE.SNAPSHOT): G.PLAIN,
     (G.SEATED_BEGUN, GE.SNAPSHOT): G.SEATED,
 }
+
+
+class TablePhase(enum.Enum):
+    """What the card table shows, from the view it has settled on."""
+
+    EMPTY = "no game on the table"
+    WAITING = "a game is on the table, its first view not settled yet (a player may be awaited)"
+    PLAYING = "a running game with a seat of this player's: the controls follow its turn"
+    WATCHING = "a running game watched, read-only"
+    OVER = "the game is over: its result shows"
+
+
+class TablePhaseEvent(enum.Enum):
+    CLEARED = "the table is left empty"
+    OPENED = "a game is put on the table, or begins again (a rematch, a new deal)"
+    PLAYED = "a view of a running game settles, seated"
+    WATCHED = "a view of a running game settles, watching"
+    ENDED = "a view of a finished game settles"
+
+
+P, PE = TablePhase, TablePhaseEvent
+TABLE_PHASE: dict[tuple[TablePhase, TablePhaseEvent], TablePhase] = {
+    **{(state, PE.CLEARED): P.EMPTY for state in P},
+    **{(state, PE.OPENED): P.WAITING for state in P},
+    (P.WAITING, PE.PLAYED): P.PLAYING,
+    (P.PLAYING, PE.PLAYED): P.PLAYING,
+    (P.WAITING, PE.WATCHED): P.WATCHING,
+    (P.WATCHING, PE.WATCHED): P.WATCHING,
+    **{(state, PE.ENDED): P.OVER for state in (P.WAITING, P.PLAYING, P.WATCHING, P.OVER)},
+}

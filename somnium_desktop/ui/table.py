@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..client.describe import result_title
+from ..client.lifecycles import TablePhase
 from ..client.source import TableSource
 from ..game.actions import Action, Draw, EndTurn, Steal
 from ..game.cards import Suit
@@ -71,10 +72,9 @@ class TableWidget(TableShows):
             source is not None
             and view is not None
             and source.my_seat is not None
-            and not source.read_only
+            and self.phase.state is TablePhase.PLAYING
             and not source.pending
             and not self.scene.busy
-            and not view.over
             and view.turn == source.my_seat
         )
 
@@ -99,11 +99,11 @@ class TableWidget(TableShows):
             action.setEnabled(steal)
         self.scene.set_stealable(suits, self._steal_focus)
         seated = source is not None and source.my_seat is not None and not source.read_only
-        running = view is not None and not view.over
+        running = self.phase.state in (TablePhase.PLAYING, TablePhase.WATCHING)
         idle = source is not None and not source.pending and not self.scene.busy
         self.concede_action.setEnabled(seated and running and idle)
         self.rematch_action.setEnabled(
-            source is not None and source.can_rematch and view is not None and view.over
+            source is not None and source.can_rematch and self.phase.state is TablePhase.OVER
             and not self.scene.busy
         )
         claim = seated and running and idle and source is not None and source.can_claim
@@ -143,7 +143,8 @@ class TableWidget(TableShows):
         self._told_last = False
         self.status.setProperty("error", False)
         repolish(self.status)
-        if view.over:
+        phase = self.phase.state
+        if phase is TablePhase.OVER:
             title = result_title(view.winner, source.my_seat, source.names)
             text = f"Game over: {title}" + ("" if title.endswith("!") else ".")
             other = 1 - source.my_seat if source.my_seat is not None else None
@@ -151,7 +152,7 @@ class TableWidget(TableShows):
                 text += f" {self._display_name(other)} has left the table."
             elif self.rematch_action.isEnabled():
                 text += " Press R for a rematch."
-        elif source.read_only:
+        elif phase is TablePhase.WATCHING:
             text = f"Watching: it is {self._display_name(view.turn)}'s turn."
             for seat in (view.turn, 1 - view.turn):
                 if source.away(seat):

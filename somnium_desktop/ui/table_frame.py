@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..client.describe import Speaker
+from ..client.lifecycles import TABLE_PHASE, Machine, TablePhase, TablePhaseEvent
 from ..client.source import TableSource
 from ..game.cards import Suit
 from ..game.view import View
@@ -64,6 +65,8 @@ class TableFrame(QWidget):
         self.view = TableView(self.scene)
         self.source: TableSource | None = None
         self.shown: View | None = None  # the view the table has settled on
+        self.phase: Machine[TablePhase, TablePhaseEvent] = Machine(
+            "table", TABLE_PHASE, TablePhase.EMPTY)  # what it shows, from that view
         self.speaker = Speaker(("", ""), None)
         self._steal_focus: Suit | None = None
         self._first_view = True

@@ -15,6 +15,7 @@ from somnium_desktop.client.lifecycles import (
     STORE_ACCESS,
     SYNC,
     TABLE_LINK,
+    TABLE_PHASE,
     Change,
     ChangeEvent,
     Connection,
@@ -32,6 +33,8 @@ from somnium_desktop.client.lifecycles import (
     SyncEvent,
     TableEvent,
     TableLink,
+    TablePhase,
+    TablePhaseEvent,
 )
 
 C, CE, SI, IE = Connection, ConnectionEvent, SignIn, SignInEvent
@@ -39,6 +42,7 @@ T, TE = TableLink, TableEvent
 A, AE = StoreAccess, StoreEvent
 L, LE, B, BE = Lookup, LookupEvent, GoingBack, GoingBackEvent
 Y, YE, G, GE = Sync, SyncEvent, Change, ChangeEvent
+P, PE = TablePhase, TablePhaseEvent
 
 # What a player goes through, written out by hand (not read from the tables).
 CONNECTION_STEPS: list[tuple[Any, Any, Any]] = [
@@ -146,11 +150,21 @@ CHANGE_STEPS: list[tuple[Any, Any, Any]] = [
     (G.BEGUN, GE.SNAPSHOT, G.PLAIN),
     (G.SEATED_BEGUN, GE.SNAPSHOT, G.SEATED),
 ]
+PHASE_STEPS: list[tuple[Any, Any, Any]] = [
+    (P.WAITING, PE.PLAYED, P.PLAYING),
+    (P.PLAYING, PE.PLAYED, P.PLAYING),
+    (P.WAITING, PE.WATCHED, P.WATCHING),
+    (P.WATCHING, PE.WATCHED, P.WATCHING),
+    (P.WAITING, PE.ENDED, P.OVER),  # (a finished game opened)
+    (P.PLAYING, PE.ENDED, P.OVER),
+    (P.WATCHING, PE.ENDED, P.OVER),
+    (P.OVER, PE.ENDED, P.OVER),
+]
 STEPS = (CONNECTION_STEPS + SIGN_IN_STEPS + TABLE_STEPS + STORE_STEPS + LOOKUP_STEPS
-         + GOING_BACK_STEPS + CHANGE_STEPS)
+         + GOING_BACK_STEPS + CHANGE_STEPS + PHASE_STEPS)
 TABLES: dict[type, Any] = {Connection: CONNECTION, SignIn: SIGN_IN, TableLink: TABLE_LINK,
                            StoreAccess: STORE_ACCESS, Lookup: LOOKUP, GoingBack: GOING_BACK,
-                           Sync: SYNC, Change: CHANGE}
+                           Sync: SYNC, Change: CHANGE, TablePhase: TABLE_PHASE}
 
 
 @pytest.mark.parametrize(("before", "event", "after"), STEPS)
@@ -196,6 +210,11 @@ def test_late_or_doubled_events_change_nothing() -> None:
         (CHANGE, G.PLAIN, GE.CHANGE_END),
         (CHANGE, G.BEGUN, GE.CHANGE_END),  # (begun waits for its view)
         (CHANGE, G.SEATED, GE.SNAPSHOT),  # (a resync within the change keeps who came)
+        (TABLE_PHASE, P.EMPTY, PE.PLAYED),  # (a view settling after the table was emptied)
+        (TABLE_PHASE, P.EMPTY, PE.ENDED),
+        (TABLE_PHASE, P.OVER, PE.PLAYED),  # (a game begins again only by being opened)
+        (TABLE_PHASE, P.PLAYING, PE.WATCHED),
+        (TABLE_PHASE, P.WATCHING, PE.PLAYED),
     ]
     for table, state, event in cases:
         machine: Machine[Any, Any] = Machine("test", table, state)
@@ -209,7 +228,7 @@ def test_the_steps_above_are_the_whole_tables() -> None:
     tested = {(b, e): a for b, e, a in STEPS}
     alike = {CE.CLOSE, CE.SET_SERVER, CE.REFUSE_ADDRESS, CE.START_BUILT_IN, IE.SIGNED_OUT,
              TE.CLOSE, LE.RESET, BE.SERVER_SET, BE.NOT_LISTED, BE.DONE, YE.OPENED_BLIND,
-             YE.OPENED_AFTER, YE.SNAPSHOT}
+             YE.OPENED_AFTER, YE.SNAPSHOT, PE.CLEARED, PE.OPENED}
     for table in TABLES.values():
         for (before, event), after in table.items():
             if event in alike:
@@ -234,3 +253,9 @@ def test_a_game_stream_applies_numbered_events_only_after_a_snapshot() -> None:
         assert SYNC[(state, YE.OPENED_BLIND)] is Y.BLIND
         assert SYNC[(state, YE.OPENED_AFTER)] is Y.SYNCED
         assert SYNC[(state, YE.SNAPSHOT)] is Y.SYNCED
+
+
+def test_the_table_is_emptied_or_opened_from_any_phase() -> None:
+    for phase in TablePhase:
+        assert TABLE_PHASE[(phase, PE.CLEARED)] is P.EMPTY
+        assert TABLE_PHASE[(phase, PE.OPENED)] is P.WAITING
