@@ -14,6 +14,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
+    QWidget,
 )
 
 from ..client.describe import result_title
@@ -21,6 +22,7 @@ from ..client.lifecycles import TablePhase
 from ..client.source import TableSource
 from ..game.actions import Action, Draw, EndTurn, Steal
 from ..game.cards import Suit
+from .cards import CardDeck
 from .style import repolish
 
 if TYPE_CHECKING:
@@ -43,8 +45,18 @@ class TableWidget(TableShows):
     stayed away (online; its button shows only then).
     """
 
+    def __init__(
+        self,
+        deck: CardDeck | None = None,
+        parent: QWidget | None = None,
+        *,
+        log_inside: bool = True,
+    ) -> None:
+        super().__init__(deck, parent, log_inside=log_inside)
+        self._connect()
+
     def _connect(self) -> None:
-        """At the end of __init__: the actions, the scene and the timer to what they do."""
+        """The actions, the scene and the timer to what they do."""
         self._countdown.timeout.connect(self._tick)
         self.scene.event_played.connect(self._event_played)
         self.scene.settled.connect(self._settled)

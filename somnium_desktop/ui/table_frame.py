@@ -83,7 +83,6 @@ class TableFrame(QWidget):
 
         self._make_actions()
         self._build(log_inside)
-        self._connect()
 
     # ----- building -----
     def _make_actions(self) -> None:
@@ -285,10 +284,6 @@ class TableFrame(QWidget):
         return False
 
     # ----- what TableWidget does for the frame -----
-    def _connect(self) -> None:
-        """At the end of __init__: the actions, the scene and the timer to what they do."""
-        raise NotImplementedError
-
     def _update_controls(self) -> None:
         """Enable what the shown view allows (TableWidget knows the controls' rules)."""
         raise NotImplementedError
