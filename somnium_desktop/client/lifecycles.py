@@ -1,4 +1,8 @@
-"""Online play's lifecycles as states and transitions: connection, sign-in, its store, table.
+"""The app's lifecycles as states and transitions: online play's and the card table's.
+
+Online play: the connection, the sign-in and its store, the lookups made once the lobby is
+listed, putting a game back on the table; each online game: its stream's link and sync, and
+what the change being applied brought. The card table: what it shows (its phase).
 
 Each is a plain table of (state, event) -> state, so that every transition can be tested by
 itself; an event that the table does not list for the current state changes nothing (a late
