@@ -30,6 +30,7 @@ import orjson
 from fastapi import FastAPI
 
 from somnium_server.app import create_app
+from somnium_server.cli import collect_less
 from somnium_server.config import RateLimit, Settings
 from somnium_server.context import ServerContext
 from somnium_server.events import Subscriber
@@ -163,6 +164,7 @@ def main() -> None:
                         help="instead: one game followed by N streams, its actions one by one: "
                              "time to the answer and to the delivery, for each N")
     args = parser.parse_args()
+    collect_less()  # the garbage collector set as `somnium-server` sets it
     if args.listeners:
         for count in args.listeners:
             answers, deliveries = asyncio.run(answer_and_delivery(count, 40))

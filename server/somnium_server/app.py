@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.telemetry import TelemetryConfig
 
 from . import __version__, docs, errors, players
 from .bodylimit import BodyLimit
@@ -18,6 +19,8 @@ from .models import LEVEL_PATTERN
 from .routes import router
 from .signin import routes as signin
 from .storage import Storage
+
+TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 
 
 def create_app(
@@ -43,6 +46,8 @@ def create_app(
             "(`Authorization: Bearer <token>`); watching does not."
         ),
         lifespan=lifespan,
+        # No OpenTelemetry export is set up: skip FastAPI's per-request look for providers.
+        telemetry=TELEMETRY_OFF,
         docs_url=None,  # docs.install serves /docs without a CDN
         redoc_url=None,
         routes=router.routes + players.router.routes,

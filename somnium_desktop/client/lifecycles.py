@@ -1,4 +1,8 @@
-"""Online play's lifecycles as states and transitions: connection, sign-in, its store, table.
+"""The app's lifecycles as states and transitions: online play's and the card table's.
+
+Online play: the connection, the sign-in and its store, the lookups made once the lobby is
+listed, putting a game back on the table; each online game: its stream's link and sync, and
+what the change being applied brought. The card table: what it shows (its phase).
 
 Each is a plain table of (state, event) -> state, so that every transition can be tested by
 itself; an event that the table does not list for the current state changes nothing (a late
@@ -197,4 +201,139 @@ STORE_ACCESS: dict[tuple[StoreAccess, StoreEvent], StoreAccess] = {
     (A.WRITING_THEN_LOOK, AE.LOOK): A.WRITING_THEN_LOOK,
     (A.WRITING, AE.WRITTEN): A.IDLE,
     (A.WRITING_THEN_LOOK, AE.WRITTEN): A.IDLE,  # (and the look that waited starts)
+}
+
+
+class Lookup(enum.Enum):
+    """Something online play looks up on the server (the computer levels, a kept sign-in)."""
+
+    IDLE = "not asked since the server was set, or answered"
+    ASKING = "asked; the answer is on its way"
+    MISSED = "the server could not be reached: asked again once the lobby is listed"
+
+
+class LookupEvent(enum.Enum):
+    ASK = "the lookup is asked for"
+    ANSWERED = "it answered (or failed for another reason than the server's absence)"
+    UNREACHABLE = "the server could not be reached"
+    RESET = "another server is set"
+
+
+L, LE = Lookup, LookupEvent
+LOOKUP: dict[tuple[Lookup, LookupEvent], Lookup] = {
+    **{(state, LE.ASK): L.ASKING for state in L},
+    **{(state, LE.RESET): L.IDLE for state in L},
+    (L.ASKING, LE.ANSWERED): L.IDLE,
+    **{(state, LE.UNREACHABLE): L.MISSED for state in L},  # (a late miss is asked again too)
+}
+
+
+class GoingBack(enum.Enum):
+    """Whether a game this player still plays is put back on the table by itself."""
+
+    NO = "nothing is to be put back"
+    MAY = "the kept sign-in being restored for this server may put a game back"
+    WHEN_LISTED = "signed in before the lobby was listed: a game is put back once it is"
+
+
+class GoingBackEvent(enum.Enum):
+    SERVER_SET = "a server is set: its kept sign-in is restored"
+    RESTORED = "the kept sign-in was restored (or not)"
+    NOT_LISTED = "a game was to be put back, but the lobby is not listed yet"
+    DONE = "the lobby is listed: a game was put back, or there was none"
+
+
+B, BE = GoingBack, GoingBackEvent
+GOING_BACK: dict[tuple[GoingBack, GoingBackEvent], GoingBack] = {
+    **{(state, BE.SERVER_SET): B.MAY for state in B},
+    (B.MAY, BE.RESTORED): B.NO,
+    **{(state, BE.NOT_LISTED): B.WHEN_LISTED for state in B},
+    **{(state, BE.DONE): B.NO for state in B},
+}
+
+
+class Sync(enum.Enum):
+    """Whether an online game's numbered events can be applied: a snapshot must come first."""
+
+    BLIND = "the stream opened from the start: numbered events wait for its snapshot"
+    SYNCED = "a snapshot is known: numbered events after it are applied in order"
+
+
+class SyncEvent(enum.Enum):
+    OPENED_BLIND = "a stream is opened with no event to resume after"
+    OPENED_AFTER = "a stream is opened to resume after a known event"
+    SNAPSHOT = "a snapshot of the game is applied"
+
+
+Y, YE = Sync, SyncEvent
+SYNC: dict[tuple[Sync, SyncEvent], Sync] = {
+    **{(state, YE.OPENED_BLIND): Y.BLIND for state in Y},
+    **{(state, YE.OPENED_AFTER): Y.SYNCED for state in Y},
+    **{(state, YE.SNAPSHOT): Y.SYNCED for state in Y},
+}
+
+
+class Change(enum.Enum):
+    """What the change of an online game being applied (its events up to a view) brought."""
+
+    PLAIN = "moves, or nothing yet"
+    BEGUN = "the game began: its next view is a first one, nothing to animate"
+    SEATED = "the opponent took the open seat"
+    SEATED_BEGUN = "the opponent took the open seat and the game began"
+
+
+class ChangeEvent(enum.Enum):
+    OPPONENT_SEATED = "the opponent took the open seat"
+    GAME_STARTED = "the game began"
+    VIEW_SHOWN = "the change's view is shown (the first one of a game just begun)"
+    CHANGE_END = "the change's last event (the one with a view) is applied"
+    SNAPSHOT = "a snapshot of the game is applied: its view is the first one"
+
+
+G, GE = Change, ChangeEvent
+CHANGE: dict[tuple[Change, ChangeEvent], Change] = {
+    (G.PLAIN, GE.OPPONENT_SEATED): G.SEATED,
+    (G.SEATED, GE.OPPONENT_SEATED): G.SEATED,
+    (G.BEGUN, GE.OPPONENT_SEATED): G.SEATED_BEGUN,
+    (G.SEATED_BEGUN, GE.OPPONENT_SEATED): G.SEATED_BEGUN,
+    (G.PLAIN, GE.GAME_STARTED): G.BEGUN,
+    (G.BEGUN, GE.GAME_STARTED): G.BEGUN,
+    (G.SEATED, GE.GAME_STARTED): G.SEATED_BEGUN,
+    (G.SEATED_BEGUN, GE.GAME_STARTED): G.SEATED_BEGUN,
+    (G.BEGUN, GE.VIEW_SHOWN): G.PLAIN,
+    (G.SEATED_BEGUN, GE.VIEW_SHOWN): G.SEATED,
+    (G.SEATED, GE.CHANGE_END): G.PLAIN,
+    (G.SEATED_BEGUN, GE.CHANGE_END): G.BEGUN,
+    (G.BEGUN, GE.SNAPSHOT): G.PLAIN,
+    (G.SEATED_BEGUN, GE.SNAPSHOT): G.SEATED,
+}
+
+
+class TablePhase(enum.Enum):
+    """What the card table shows, from the view it has settled on."""
+
+    EMPTY = "no game on the table"
+    WAITING = "a game is on the table, its first view not settled yet (a player may be awaited)"
+    PLAYING = "a running game with a seat of this player's: the controls follow its turn"
+    WATCHING = "a running game watched, read-only"
+    OVER = "the game is over: its result shows"
+
+
+class TablePhaseEvent(enum.Enum):
+    CLEARED = "the table is left empty"
+    OPENED = "a game is put on the table, or begins again (a rematch, a new deal)"
+    PLAYED = "a view of a running game settles, seated"
+    WATCHED = "a view of a running game settles, watching"
+    ENDED = "a view of a finished game settles"
+
+
+P, PE = TablePhase, TablePhaseEvent
+TABLE_PHASE: dict[tuple[TablePhase, TablePhaseEvent], TablePhase] = {
+    **{(state, PE.CLEARED): P.EMPTY for state in P},
+    **{(state, PE.OPENED): P.WAITING for state in P},
+    (P.WAITING, PE.PLAYED): P.PLAYING,
+    (P.PLAYING, PE.PLAYED): P.PLAYING,
+    (P.WAITING, PE.WATCHED): P.WATCHING,
+    (P.WATCHING, PE.WATCHED): P.WATCHING,
+    **{(state, PE.ENDED): P.OVER for state in (P.WAITING, P.PLAYING, P.WATCHING, P.OVER)},
 }

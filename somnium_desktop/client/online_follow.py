@@ -11,7 +11,18 @@ from PySide6.QtCore import QObject
 from ..game.events import Event
 from ..game.view import View
 from .errors import LobbyError
-from .lifecycles import TABLE_LINK, Machine, TableEvent, TableLink
+from .lifecycles import (
+    CHANGE,
+    SYNC,
+    TABLE_LINK,
+    Change,
+    ChangeEvent,
+    Machine,
+    Sync,
+    SyncEvent,
+    TableEvent,
+    TableLink,
+)
 from .lobby_client import GameDetail, GameEvent, GameSummary, LobbyClient, Seat, presence_of
 from .online_table import RETRY_DELAYS_MS, GameOnTable, Outgoing
 from .sse import BACKOFF, READ_TIMEOUT, EventStream, ServerEvent
@@ -50,9 +61,8 @@ class FollowedGame(GameOnTable):
         self._batch: list[Event] = []
         self._outstanding: dict[str, Outgoing] = {}
         self._await_seq = 0
-        self._restart = False  # the game has just begun: its next view is a first one
-        self._my_turn = False
-        self._snapshot_seen = False
+        self.sync = Machine("game stream", SYNC, Sync.BLIND)
+        self.change = Machine("game change", CHANGE, Change.PLAIN)
         self.link = Machine("table", TABLE_LINK, TableLink.OPENING)
         self._game = Generation()  # moves on when the game leaves the table or is switched
         self._stream: EventStream | None = None
@@ -60,7 +70,6 @@ class FollowedGame(GameOnTable):
         self._presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, claimable
         self._claimed_from: int | None = None
         self._claim_at: float | None = None  # (monotonic) when the win may be claimed
-        self._opponent_came = False  # the change being applied seated the opponent
         self._watchers = first.observers if first is not None else 0
         self._arrived.connect(self._on_arrived)
         self._stream_said.connect(self._on_stream_status)
@@ -85,7 +94,7 @@ class FollowedGame(GameOnTable):
         token = object()
         client, game_id = self._client, self._game_id
         self._token = token
-        self._snapshot_seen = last_event_id is not None
+        self.sync.fire(SyncEvent.OPENED_BLIND if last_event_id is None else SyncEvent.OPENED_AFTER)
         self._stream = EventStream(
             lambda: client.events_url(game_id),
             lambda event: emit_from_thread(self._arrived, token, event),
@@ -106,7 +115,7 @@ class FollowedGame(GameOnTable):
             return
         self.link.fire(TableEvent.REOPEN)
         self._close_stream()
-        self._open_stream(str(self._seq) if self._snapshot_seen else None)
+        self._open_stream(str(self._seq) if self.sync.state is Sync.SYNCED else None)
 
     def _close_stream(self) -> None:
         if self._stream is not None:
@@ -126,7 +135,7 @@ class FollowedGame(GameOnTable):
                 self._set_presence(presence_of(data["players"]))
             elif event.event == "snapshot":
                 self._apply_snapshot(GameDetail.from_dict(data["game"]))
-            elif self._snapshot_seen:
+            elif self.sync.state is Sync.SYNCED:
                 self._ingest([GameEvent.from_dict(data)], from_stream=True)
         except (ValueError, KeyError, TypeError) as error:
             self.error.emit(f"The server sent something the app cannot read ({error}).")
@@ -156,16 +165,15 @@ class FollowedGame(GameOnTable):
     def _apply_snapshot(self, detail: GameDetail) -> None:
         before = self._summary
         self._summary = detail
-        self._snapshot_seen = True
+        self.sync.fire(SyncEvent.SNAPSHOT)
         self._seq, self._version = detail.seq, detail.version
         self._batch = []
-        self._restart = False
+        self.change.fire(ChangeEvent.SNAPSHOT)
         fresh = not isinstance(before, GameDetail) or before.id != detail.id or (
             (before.status == "waiting") != (detail.status == "waiting")
         )
         if fresh:
             self._view = None
-            self._my_turn = False
             self.started.emit()
             if detail.status != "waiting" and detail.seq:
                 self._fetch_history(detail.id, detail.seq)
@@ -229,31 +237,33 @@ class FollowedGame(GameOnTable):
             if event.view is not None and self.status != "waiting":
                 self._settle_change(event.view)
             if event.view is not None:  # (the last event of a change)
-                self._opponent_came = False
+                self.change.fire(ChangeEvent.CHANGE_END)
         self._update_pending()
         if switch_to is not None:
             self._switch(switch_to)
 
     def _settle_change(self, view: View) -> None:
         batch, self._batch = self._batch, []
-        if self._restart:  # the game has just begun: a first view, nothing to animate
-            self._restart = False
-            self.started.emit()
+        if self.change.fire(ChangeEvent.VIEW_SHOWN):  # the game has just begun: a first view,
+            self.started.emit()  # nothing to animate
             batch = []
         if view.over and self._summary is not None and self._summary.status != "finished":
             self._summary = replace(self._summary, status="finished", winner=view.winner)
         if batch or view != self._view:  # a table event leaves the view as it was
             self._show(view, batch)
 
+    def _turn_is_mine(self, view: View | None) -> bool:
+        seat = self.my_seat
+        return view is not None and seat is not None and not view.over and view.turn == seat
+
     def _show(self, view: View, events: list[Event]) -> None:
+        was_mine = self._turn_is_mine(self._view)
         self._view = view
         if events:
             self.events.emit(events)
         self.view_changed.emit(view)
-        mine = self.my_seat is not None and not view.over and view.turn == self.my_seat
-        if mine and not self._my_turn:
+        if self._turn_is_mine(view) and not was_mine:
             self.your_turn.emit()
-        self._my_turn = mine
 
     def _table_event(self, event: GameEvent) -> None:
         """Seats taken and left, the start, a closed table, a rematch asked for."""
@@ -269,7 +279,7 @@ class FollowedGame(GameOnTable):
             if seat.seat == self.my_seat:
                 return
             if not seat.open:
-                self._opponent_came = True
+                self.change.fire(ChangeEvent.OPPONENT_SEATED)
                 self.opponent_joined.emit(seat.label)
                 self.notice.emit(f"{seat.label} took the open seat.")
             else:
@@ -277,7 +287,7 @@ class FollowedGame(GameOnTable):
                 self._say_waiting()
         elif kind == "game_started":
             self._summary = replace(summary, status="playing")
-            self._restart = True
+            self.change.fire(ChangeEvent.GAME_STARTED)
         elif kind == "game_closed":
             if isinstance(summary, GameDetail):
                 self._summary = replace(summary, status="finished", closed=True)

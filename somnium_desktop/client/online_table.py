@@ -10,7 +10,7 @@ from PySide6.QtCore import Signal
 
 from ..game.actions import Action
 from ..game.view import View
-from .lifecycles import Machine, TableEvent, TableLink
+from .lifecycles import Change, ChangeEvent, Machine, TableEvent, TableLink
 from .lobby_client import GameDetail, GameSummary
 from .source import TableSource
 from .sse import EventStream
@@ -47,7 +47,7 @@ class GameOnTable(TableSource):
     _ops: Operations
     _claim_at: float | None  # (monotonic) when the win may be claimed
     _claimed_from: int | None
-    _opponent_came: bool  # the change being applied seated the opponent
+    change: Machine[Change, ChangeEvent]  # what the change being applied brought
     _stream: EventStream | None
     link: Machine[TableLink, TableEvent]
 
@@ -123,7 +123,7 @@ class GameOnTable(TableSource):
     def turn_came_with_opponent(self) -> bool:
         """While your_turn is emitted: whether the turn came with the opponent taking the open
         seat (the game began on it), which the lobby announces already."""
-        return self._opponent_came
+        return self.change.state in (Change.SEATED, Change.SEATED_BEGUN)
 
     @property
     def stream(self) -> EventStream | None:

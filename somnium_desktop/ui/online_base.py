@@ -11,9 +11,13 @@ from PySide6.QtWidgets import QWidget
 from ..client.errors import LobbyError
 from ..client.lifecycles import (
     CONNECTION,
+    GOING_BACK,
+    LOOKUP,
     SIGN_IN,
     STORE_ACCESS,
     Connection,
+    GoingBack,
+    Lookup,
     Machine,
     SignIn,
     StoreAccess,
@@ -81,14 +85,12 @@ class OnlineBase(QObject):
         self.signing = Machine("sign-in", SIGN_IN, SignIn.SIGNED_OUT)
         self._after_lobby: list[Callable[[], None]] = []
         self.store_access = Machine("sign-in store", STORE_ACCESS, StoreAccess.IDLE)
-        self._after_lobby_done = False
         self._down = ""  # what the message line says of the connection while it is down
-        self._levels_missed = False  # looked up while the server could not be reached
-        self._restore_missed = False
+        self.levels_lookup = Machine("computer levels", LOOKUP, Lookup.IDLE)
+        self.restore_lookup = Machine("kept sign-in", LOOKUP, Lookup.IDLE)
         # May a game be put on the table by itself (nothing is on it)? The window says.
         self.table_free: Callable[[], bool] = lambda: self.current is None or self.current.closed
-        self._back_when_listed = False
-        self._may_go_back = False  # the kept sign-in being restored may reopen a game (start)
+        self.going_back = Machine("back to a game", GOING_BACK, GoingBack.NO)
         self._then_restored: list[Callable[[], None]] = []  # asked for while restoring
         self._lobby_seen: str | None = None  # the id of the last lobby event applied
         self._seen_change = last_change()  # the shared sign-in's marker, when last looked at
@@ -97,6 +99,11 @@ class OnlineBase(QObject):
     @property
     def built_in(self) -> bool:
         return self.server_setting == ""
+
+    @property
+    def _after_lobby_done(self) -> bool:
+        """What waits for the lobby to be listed (the levels, the kept sign-in) has started."""
+        return not self._after_lobby
 
     @property
     def _closed(self) -> bool:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..client.errors import ActionRefused, LobbyError, SignedOut
+from ..client.lifecycles import GoingBackEvent
 from ..client.lobby_client import GameDetail, GameSummary
 from ..client.online import OnlineGame
 from .online_base import OnlineBase
@@ -120,9 +121,9 @@ class GamesPart(OnlineBase):
         if account is None or self._closed:
             return
         if not self.lobby.loaded:
-            self._back_when_listed = True
+            self.going_back.fire(GoingBackEvent.NOT_LISTED)
             return
-        self._back_when_listed = False
+        self.going_back.fire(GoingBackEvent.DONE)
         if not self.table_free():
             return
         mine = [game for game in self.lobby.newest_first()

@@ -15,9 +15,13 @@ from PySide6.QtWidgets import QWidget
 from ..client.errors import LobbyError, ServerUnreachable
 from ..client.lifecycles import (
     ConnectionEvent,
+    GoingBack,
+    GoingBackEvent,
+    Lookup,
+    LookupEvent,
     SignInEvent,
 )
-from ..client.lobby_client import GameSummary, LobbyClient
+from ..client.lobby_client import GameSummary, LevelInfo, LobbyClient
 from ..client.lobby_list import LobbyChange, LobbyList
 from ..client.local_server import LocalServer
 from ..client.server_address import address_problem
@@ -103,12 +107,12 @@ class OnlinePlay(SignInPart, GamesPart):
         self.panel.show_message("")
         http = requests.Session()
         self.client = client = LobbyClient(base, None, http)
-        self._levels_missed = self._restore_missed = False
+        self.levels_lookup.fire(LookupEvent.RESET)
+        self.restore_lookup.fire(LookupEvent.RESET)
         self._open_lobby_stream()  # online play is on once it has listed the games
         # The rest once the lobby is listed (or a moment later if it cannot be): the keyring
         # and its imports take a few hundred milliseconds of CPU that the lobby comes first for.
-        self._after_lobby_done = False
-        self._may_go_back = True
+        self.going_back.fire(GoingBackEvent.SERVER_SET)
         self._after_lobby = [lambda: self._load_levels(client),
                              lambda: self._restore_sign_in(client, key)]
         here = self._server.stamp()
@@ -116,17 +120,20 @@ class OnlinePlay(SignInPart, GamesPart):
                           lambda: self._lobby_listed() if here.current else None)
 
     def _lobby_listed(self) -> None:
-        self._after_lobby_done = True
         waiting, self._after_lobby = self._after_lobby, []
         for then in waiting:
             then()
 
     def _load_levels(self, client: LobbyClient, again: bool = False) -> None:
-        self._levels_missed = False
+        self.levels_lookup.fire(LookupEvent.ASK)
+
+        def loaded(levels: list[LevelInfo]) -> None:
+            self.levels_lookup.fire(LookupEvent.ANSWERED)
+            self.panel.set_levels(levels)
 
         def failed(error: LobbyError) -> None:
             if isinstance(error, ServerUnreachable):
-                self._levels_missed = True  # (looked up again once the lobby is listed)
+                self.levels_lookup.fire(LookupEvent.UNREACHABLE)  # (again once listed)
                 if not self._online:
                     return  # (the lobby's line says the server cannot be reached)
                 if not again:  # it came back while this was on its way
@@ -134,7 +141,7 @@ class OnlinePlay(SignInPart, GamesPart):
                     return
             self._show_error(error)
 
-        self.ops.run(client.levels, self.panel.set_levels, failed,
+        self.ops.run(client.levels, loaded, failed,
                      label="Loading the computer levels…", owner=self._server.stamp())
 
     def _disconnect(self) -> None:
@@ -213,7 +220,7 @@ class OnlinePlay(SignInPart, GamesPart):
             self._go_online()
             self.lobby_loaded.emit()
             self._lobby_listed()
-            if self._back_when_listed:
+            if self.going_back.state is GoingBack.WHEN_LISTED:
                 self._back_to_game()
         self._tell(change, before)
 
@@ -270,9 +277,9 @@ class OnlinePlay(SignInPart, GamesPart):
             self.panel.show_message(f"Connected to the server{again}.")
         client = self.client
         if client is not None and self._after_lobby_done:
-            if self._levels_missed:
+            if self.levels_lookup.state is Lookup.MISSED:
                 self._load_levels(client)
-            if self._restore_missed:
+            if self.restore_lookup.state is Lookup.MISSED:
                 self._restore_sign_in(client, self.key)
 
     def _tell(self, change: LobbyChange, before: GameSummary | None) -> None:

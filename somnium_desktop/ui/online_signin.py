@@ -9,6 +9,8 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 
 from ..client.errors import LobbyError, ServerUnreachable, SignedOut
 from ..client.lifecycles import (
+    GoingBackEvent,
+    LookupEvent,
     SignIn,
     SignInEvent,
     StoreAccess,
@@ -286,7 +288,8 @@ class SignInPart(OnlineBase):
             waiting = [then] if then is not None else []
             waiting += self._then_restored
             self._then_restored = []
-            back, self._may_go_back = self._may_go_back, False
+            self.restore_lookup.fire(LookupEvent.ANSWERED)
+            back = self.going_back.fire(GoingBackEvent.RESTORED)
             if signin.current and client.auth is None and not self.account:
                 client.auth, account = found
                 if client.auth is not None:
@@ -305,8 +308,10 @@ class SignInPart(OnlineBase):
 
         def failed(error: LobbyError) -> None:
             self.signing.fire(SignInEvent.NONE_KEPT)
-            if isinstance(error, ServerUnreachable):  # (what was asked waits for the retry)
-                self._restore_missed = True  # (tried again once the lobby is listed)
+            if not isinstance(error, ServerUnreachable):
+                self.restore_lookup.fire(LookupEvent.ANSWERED)
+            else:  # (what was asked waits for the retry)
+                self.restore_lookup.fire(LookupEvent.UNREACHABLE)  # (again once listed)
                 if not self._online:  # (the lobby's line says the server cannot be reached)
                     if then is not None:
                         self._then_restored.append(then)
@@ -318,7 +323,7 @@ class SignInPart(OnlineBase):
             self._then_restored = []
             self._show_error(error)
 
-        self._restore_missed = False
+        self.restore_lookup.fire(LookupEvent.ASK)
         self.ops.run(restore, restored, failed, label="Signing in…", owner=self._server.stamp())
 
     def _lost_sign_in(self) -> None:

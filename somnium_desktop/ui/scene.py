@@ -1,7 +1,7 @@
 """The table scene: it owns the piles, lays them out in card widths and plays events as moves.
 
-Its measures are in scene_geometry, the piles' layout and furniture in scene_layout; here the
-queue of moves, playing events, settling on a view and stealing."""
+Its measures are in scene_geometry; the piles' layout, furniture and the marks on the suits that
+may be stolen in scene_layout; here the queue of moves, playing events and settling on a view."""
 
 from __future__ import annotations
 
@@ -13,23 +13,13 @@ from PySide6.QtCore import (
     QEasingCurve,
     QParallelAnimationGroup,
     QPauseAnimation,
-    QPointF,
     QPropertyAnimation,
-    QRectF,
     QSequentialAnimationGroup,
-    QSizeF,
-    Qt,
+    QSize,
     QTimer,
 )
-from PySide6.QtGui import (
-    QFont,
-    QPainterPath,
-)
-from PySide6.QtWidgets import (
-    QGraphicsSceneMouseEvent,
-)
 
-from ..game.cards import Card, Kind, Suit
+from ..game.cards import Card, Kind
 from ..game.events import (
     Banked,
     Bust,
@@ -54,7 +44,6 @@ from .scene_geometry import (
     card_count,
     near,
     pile_text,
-    rounded,
 )
 from .scene_layout import SceneLayout
 
@@ -69,6 +58,12 @@ class TableScene(SceneLayout):
     before it has played, the piles are checked against the view (and rebuilt from it if they
     differ, e.g. on a first view) and `settled` is emitted.
     """
+
+    def relayout(self, size: QSize, ratio: float) -> None:
+        """Fit the table to a view of `size` (keeping its proportions) and snap every card;
+        a move running is jumped to its end first."""
+        self._complete_current()
+        self._lay_out(size, ratio)
 
     # ----- the queue -----
     @property
@@ -374,73 +369,3 @@ class TableScene(SceneLayout):
         self.set_deck_info(len(self.deck_pile), 3, True)
         self._describe_piles(None)
         self._snap()
-
-    # ----- stealing -----
-    def set_stealable(self, suits: Sequence[Suit], focus: Suit | None) -> None:
-        """Light up the opponent's suits that may be stolen now; `focus` is the keyboard's pick."""
-        self.stealable = tuple(suits)
-        self.focus_suit = focus if focus in self.stealable else None
-        self._show_highlights()
-
-    def _stack_rect(self, suit: Suit) -> QRectF:
-        """The opponent's cards of a suit: the counting one and those peeking above it."""
-        held = sum(1 for item in self.bank_piles[self.top_seat()]
-                   if item.card is not None and item.card.suit == suit)
-        rect = self._counting_rect(suit, True)
-        return rect.adjusted(0, -max(0, held - 1) * self.geometry.peek, 0, 0)
-
-    def _show_highlights(self) -> None:
-        geo = self.geometry
-        for suit in Suit:
-            lit = suit in self.stealable
-            self._glows[suit].setVisible(lit)
-            self._rims[suit].setVisible(lit)
-            if lit:
-                pad = geo.card_w * 0.03
-                path = rounded(self._stack_rect(suit).adjusted(-pad, -pad, pad, pad),
-                                geo.card_w * 0.11)
-                self._glows[suit].setPath(path)
-                self._rims[suit].setPath(path)
-                self._place_key(suit)
-            self._key_discs[suit].setVisible(lit)
-            self.key_labels[suit].setVisible(lit)
-        if self.focus_suit is None:
-            self._focus_ring.setVisible(False)
-            return
-        pad = geo.card_w * 0.08
-        rect = self._stack_rect(self.focus_suit).adjusted(-pad, -pad, pad, pad)
-        self._focus_ring.setPath(rounded(rect, geo.card_w * 0.15))
-        self._focus_ring.setVisible(True)
-
-    def _place_key(self, suit: Suit) -> None:
-        """The suit's number key on a disc at the top left corner of its glowing stack."""
-        geo = self.geometry
-        size = max(14.0, round(geo.card_w * 0.34))
-        corner = self._stack_rect(suit).topLeft() - QPointF(size * 0.3, size * 0.3)
-        disc = QRectF(corner, QSizeF(size, size))
-        path = QPainterPath()
-        path.addEllipse(disc)
-        self._key_discs[suit].setPath(path)
-        label = self.key_labels[suit]
-        font = QFont()
-        font.setPixelSize(max(10, round(size * 0.7)))
-        font.setBold(True)
-        label.setFont(font)
-        box = label.boundingRect()
-        label.setPos(disc.center() - QPointF(box.width() / 2, box.height() / 2))
-
-    def suit_at(self, pos: QPointF) -> Suit | None:
-        """The opponent's suit slot under a scene position, if it may be stolen now."""
-        for suit in self.stealable:
-            if self.bank_slot_rect(self.top_seat(), suit).contains(pos):
-                return suit
-        return None
-
-    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if event.button() == Qt.MouseButton.LeftButton:
-            suit = self.suit_at(event.scenePos())
-            if suit is not None:
-                event.accept()
-                self.steal_clicked.emit(suit)
-                return
-        super().mousePressEvent(event)

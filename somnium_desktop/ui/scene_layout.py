@@ -1,10 +1,10 @@
-"""The table scene's piles and furniture, laid out in card widths (TableScene plays them)."""
+"""The table scene's piles and furniture, laid out in card widths, and its marks for stealing."""
 
 from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import (
     QAbstractAnimation,
@@ -12,6 +12,7 @@ from PySide6.QtCore import (
     QPointF,
     QRectF,
     QSize,
+    QSizeF,
     Qt,
     Signal,
 )
@@ -20,12 +21,14 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
+    QPainterPath,
     QPen,
 )
 from PySide6.QtWidgets import (
     QGraphicsPathItem,
     QGraphicsPixmapItem,
     QGraphicsScene,
+    QGraphicsSceneMouseEvent,
     QGraphicsSimpleTextItem,
 )
 
@@ -148,9 +151,8 @@ class SceneLayout(QGraphicsScene):
         return item
 
     # ----- layout -----
-    def relayout(self, size: QSize, ratio: float) -> None:
+    def _lay_out(self, size: QSize, ratio: float) -> None:
         """Fit the table to a view of `size` (keeping its proportions) and snap every card."""
-        self._complete_current()
         self.setSceneRect(QRectF(0, 0, size.width(), size.height()))
         self._ratio = ratio
         geo = self.geometry = Geometry.fit(size.width(), size.height(), self._aspect)
@@ -274,11 +276,72 @@ class SceneLayout(QGraphicsScene):
             item.setPos(pos)
             item.setZValue(z)
 
-    # ----- what TableScene does for the layout -----
-    def _complete_current(self) -> None:
-        """Jump the running move to its end (TableScene plays the moves)."""
-        raise NotImplementedError
+    # ----- stealing -----
+    def set_stealable(self, suits: Sequence[Suit], focus: Suit | None) -> None:
+        """Light up the opponent's suits that may be stolen now; `focus` is the keyboard's pick."""
+        self.stealable = tuple(suits)
+        self.focus_suit = focus if focus in self.stealable else None
+        self._show_highlights()
+
+    def _stack_rect(self, suit: Suit) -> QRectF:
+        """The opponent's cards of a suit: the counting one and those peeking above it."""
+        held = sum(1 for item in self.bank_piles[self.top_seat()]
+                   if item.card is not None and item.card.suit == suit)
+        rect = self._counting_rect(suit, True)
+        return rect.adjusted(0, -max(0, held - 1) * self.geometry.peek, 0, 0)
 
     def _show_highlights(self) -> None:
-        """Show which suits may be stolen (TableScene keeps what may be)."""
-        raise NotImplementedError
+        geo = self.geometry
+        for suit in Suit:
+            lit = suit in self.stealable
+            self._glows[suit].setVisible(lit)
+            self._rims[suit].setVisible(lit)
+            if lit:
+                pad = geo.card_w * 0.03
+                path = rounded(self._stack_rect(suit).adjusted(-pad, -pad, pad, pad),
+                                geo.card_w * 0.11)
+                self._glows[suit].setPath(path)
+                self._rims[suit].setPath(path)
+                self._place_key(suit)
+            self._key_discs[suit].setVisible(lit)
+            self.key_labels[suit].setVisible(lit)
+        if self.focus_suit is None:
+            self._focus_ring.setVisible(False)
+            return
+        pad = geo.card_w * 0.08
+        rect = self._stack_rect(self.focus_suit).adjusted(-pad, -pad, pad, pad)
+        self._focus_ring.setPath(rounded(rect, geo.card_w * 0.15))
+        self._focus_ring.setVisible(True)
+
+    def _place_key(self, suit: Suit) -> None:
+        """The suit's number key on a disc at the top left corner of its glowing stack."""
+        geo = self.geometry
+        size = max(14.0, round(geo.card_w * 0.34))
+        corner = self._stack_rect(suit).topLeft() - QPointF(size * 0.3, size * 0.3)
+        disc = QRectF(corner, QSizeF(size, size))
+        path = QPainterPath()
+        path.addEllipse(disc)
+        self._key_discs[suit].setPath(path)
+        label = self.key_labels[suit]
+        font = QFont()
+        font.setPixelSize(max(10, round(size * 0.7)))
+        font.setBold(True)
+        label.setFont(font)
+        box = label.boundingRect()
+        label.setPos(disc.center() - QPointF(box.width() / 2, box.height() / 2))
+
+    def suit_at(self, pos: QPointF) -> Suit | None:
+        """The opponent's suit slot under a scene position, if it may be stolen now."""
+        for suit in self.stealable:
+            if self.bank_slot_rect(self.top_seat(), suit).contains(pos):
+                return suit
+        return None
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            suit = self.suit_at(event.scenePos())
+            if suit is not None:
+                event.accept()
+                self.steal_clicked.emit(suit)
+                return
+        super().mousePressEvent(event)

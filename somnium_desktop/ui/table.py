@@ -14,12 +14,15 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
+    QWidget,
 )
 
 from ..client.describe import result_title
+from ..client.lifecycles import TablePhase
 from ..client.source import TableSource
 from ..game.actions import Action, Draw, EndTurn, Steal
 from ..game.cards import Suit
+from .cards import CardDeck
 from .style import repolish
 
 if TYPE_CHECKING:
@@ -42,8 +45,18 @@ class TableWidget(TableShows):
     stayed away (online; its button shows only then).
     """
 
+    def __init__(
+        self,
+        deck: CardDeck | None = None,
+        parent: QWidget | None = None,
+        *,
+        log_inside: bool = True,
+    ) -> None:
+        super().__init__(deck, parent, log_inside=log_inside)
+        self._connect()
+
     def _connect(self) -> None:
-        """At the end of __init__: the actions, the scene and the timer to what they do."""
+        """The actions, the scene and the timer to what they do."""
         self._countdown.timeout.connect(self._tick)
         self.scene.event_played.connect(self._event_played)
         self.scene.settled.connect(self._settled)
@@ -71,10 +84,9 @@ class TableWidget(TableShows):
             source is not None
             and view is not None
             and source.my_seat is not None
-            and not source.read_only
+            and self.phase.state is TablePhase.PLAYING
             and not source.pending
             and not self.scene.busy
-            and not view.over
             and view.turn == source.my_seat
         )
 
@@ -99,11 +111,11 @@ class TableWidget(TableShows):
             action.setEnabled(steal)
         self.scene.set_stealable(suits, self._steal_focus)
         seated = source is not None and source.my_seat is not None and not source.read_only
-        running = view is not None and not view.over
+        running = self.phase.state in (TablePhase.PLAYING, TablePhase.WATCHING)
         idle = source is not None and not source.pending and not self.scene.busy
         self.concede_action.setEnabled(seated and running and idle)
         self.rematch_action.setEnabled(
-            source is not None and source.can_rematch and view is not None and view.over
+            source is not None and source.can_rematch and self.phase.state is TablePhase.OVER
             and not self.scene.busy
         )
         claim = seated and running and idle and source is not None and source.can_claim
@@ -143,7 +155,8 @@ class TableWidget(TableShows):
         self._told_last = False
         self.status.setProperty("error", False)
         repolish(self.status)
-        if view.over:
+        phase = self.phase.state
+        if phase is TablePhase.OVER:
             title = result_title(view.winner, source.my_seat, source.names)
             text = f"Game over: {title}" + ("" if title.endswith("!") else ".")
             other = 1 - source.my_seat if source.my_seat is not None else None
@@ -151,7 +164,7 @@ class TableWidget(TableShows):
                 text += f" {self._display_name(other)} has left the table."
             elif self.rematch_action.isEnabled():
                 text += " Press R for a rematch."
-        elif source.read_only:
+        elif phase is TablePhase.WATCHING:
             text = f"Watching: it is {self._display_name(view.turn)}'s turn."
             for seat in (view.turn, 1 - view.turn):
                 if source.away(seat):

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..client.describe import Speaker
+from ..client.lifecycles import TABLE_PHASE, Machine, TablePhase, TablePhaseEvent
 from ..client.source import TableSource
 from ..game.cards import Suit
 from ..game.view import View
@@ -64,6 +65,8 @@ class TableFrame(QWidget):
         self.view = TableView(self.scene)
         self.source: TableSource | None = None
         self.shown: View | None = None  # the view the table has settled on
+        self.phase: Machine[TablePhase, TablePhaseEvent] = Machine(
+            "table", TABLE_PHASE, TablePhase.EMPTY)  # what it shows, from that view
         self.speaker = Speaker(("", ""), None)
         self._steal_focus: Suit | None = None
         self._first_view = True
@@ -80,7 +83,6 @@ class TableFrame(QWidget):
 
         self._make_actions()
         self._build(log_inside)
-        self._connect()
 
     # ----- building -----
     def _make_actions(self) -> None:
@@ -282,10 +284,6 @@ class TableFrame(QWidget):
         return False
 
     # ----- what TableWidget does for the frame -----
-    def _connect(self) -> None:
-        """At the end of __init__: the actions, the scene and the timer to what they do."""
-        raise NotImplementedError
-
     def _update_controls(self) -> None:
         """Enable what the shown view allows (TableWidget knows the controls' rules)."""
         raise NotImplementedError

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import SignalInstance
 
 from ..client.describe import Speaker, result_title
+from ..client.lifecycles import TablePhase, TablePhaseEvent
 from ..client.source import TableSource
 from ..game.events import Event, GameEnded, TurnPassed
 from ..game.view import View
@@ -63,6 +64,7 @@ class TableShows(TableFrame):
             return
         self.scene.reset(source.my_seat if source.my_seat is not None else 0)
         self.shown = None
+        self.phase.fire(TablePhaseEvent.OPENED)
         self._first_view = True
         self._steal_focus = None
         self.queued.clear()
@@ -163,6 +165,7 @@ class TableShows(TableFrame):
 
     # ----- what the table shows -----
     def _show_idle(self) -> None:
+        self.phase.fire(TablePhaseEvent.CLEARED)
         self.game_name.setText("No game yet")
         self.game_id.setText("")
         self.copy_button.setVisible(False)
@@ -190,14 +193,17 @@ class TableShows(TableFrame):
         if source is None:
             return
         self.shown = view
+        self.phase.fire(TablePhaseEvent.ENDED if view.over else TablePhaseEvent.WATCHED
+                        if source.read_only else TablePhaseEvent.PLAYED)
+        over = self.phase.state is TablePhase.OVER
         bottom = self.scene.bottom_seat
         names = source.names
         scores = view.scores
         self.me.set_player(self._display_name(bottom), scores[bottom])
         self.opponent.set_player(self._display_name(1 - bottom), scores[1 - bottom])
-        self.me.set_active(not view.over and view.turn == bottom)
-        self.opponent.set_active(not view.over and view.turn != bottom)
-        if view.over:
+        self.me.set_active(not over and view.turn == bottom)
+        self.opponent.set_active(not over and view.turn != bottom)
+        if over:
             title = result_title(view.winner, source.my_seat, names)
             detail = f"{names[0]} {scores[0]} · {names[1]} {scores[1]}"
             if view.conceded_by is not None and view.conceded_by == source.claimed_from:
