@@ -11,6 +11,7 @@ from fastapi.openapi.utils import get_openapi
 
 from . import __version__, docs, errors
 from .bodylimit import BodyLimit
+from .chat_routes import router as chat_router
 from .computer import Computers
 from .config import Settings
 from .context import SECURITY_SCHEMES, build_context, serving
@@ -45,7 +46,7 @@ def create_app(
         lifespan=lifespan,
         docs_url=None,  # docs.install serves /docs without a CDN
         redoc_url=None,
-        routes=router.routes,
+        routes=[*router.routes, *chat_router.routes],
     )
     app.state.ctx = ctx
     describe(app, lambda: list(ctx.games.computers.available()))

@@ -16,7 +16,7 @@ import math
 import secrets
 import time
 from collections import deque
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 import orjson
@@ -99,6 +99,7 @@ class GameService:
         self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
         self._notices: set[asyncio.Task[None]] = set()
+        self.chat_heard: Callable[[str], None] | None = None  # set by chat.py's ChatService
 
     # -- start and stop -----------------------------------------------------------------------
     async def load(self) -> None:
@@ -662,6 +663,8 @@ class GameService:
             game_id, _, count = argument.partition(":")
             known.watch(instance, game_id, int(count))
             self._elsewhere_changed(game_id)
+        elif kind == peers.CHAT and self.chat_heard is not None:
+            self.chat_heard(argument)
         elif kind == peers.HELLO:  # a new instance: what this one holds
             for user in self.attendance.streams:
                 self._tell_peers(peers.HERE, user)

@@ -14,7 +14,8 @@ GONE = "gone"  # ... closed their last one there
 WATCH = "watch"  # "<game id>:<observers>": the instance's own observer count of a game
 ALIVE = "alive"  # the instance still runs ("-")
 HELLO = "hello"  # the instance just started: the others tell it what they hold ("-")
-KINDS = frozenset({HERE, GONE, WATCH, ALIVE, HELLO})
+CHAT = "chat"  # "<game id>:<message id>": a chat message was stored (chat.py)
+KINDS = frozenset({HERE, GONE, WATCH, ALIVE, HELLO, CHAT})
 
 
 @dataclass

@@ -124,6 +124,8 @@ class FollowedGame(GameOnTable):
             elif event.event == "presence":
                 self._claim_wait(data["players"])
                 self._set_presence(presence_of(data["players"]))
+            elif event.event == "chat":  # not part of the game: never changes its version
+                self.chat_said.emit(dict(data["message"]))
             elif event.event == "snapshot":
                 self._apply_snapshot(GameDetail.from_dict(data["game"]))
             elif self._snapshot_seen:
