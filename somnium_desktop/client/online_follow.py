@@ -108,6 +108,16 @@ class FollowedGame(GameOnTable):
         self._close_stream()
         self._open_stream(str(self._seq) if self._snapshot_seen else None)
 
+    @property
+    def client(self) -> LobbyClient:
+        """The server the game is on (chat at the table writes through it)."""
+        return self._client
+
+    @property
+    def user_id(self) -> str | None:
+        """Who the app is signed in as, if anyone."""
+        return self._user_id
+
     def _close_stream(self) -> None:
         if self._stream is not None:
             self._stream.close()
