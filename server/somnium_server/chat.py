@@ -66,6 +66,7 @@ class ChatService:
         self.games = games
         self.readers: dict[str, dict[Subscriber, str | None]] = {}  # game -> stream -> viewer
         self.blocks: dict[str, set[str]] = {}  # viewer with a stream here -> blocked users
+        self.streams: dict[str, int] = {}  # viewer -> their game streams open here
         self.recent: dict[str, deque[tuple[int, ChatMessage]]] = {}
         self.published = 0  # counts messages published here
         self._tasks: set[asyncio.Task[None]] = set()
@@ -84,9 +85,15 @@ class ChatService:
             await self.storage.announce(peers.CHAT, f"{room.id}:{message.id}")
         return message
 
-    def heard(self, argument: str) -> None:
-        """Another instance stored a message (peers.CHAT): read it and stream it here."""
-        _, _, number = argument.partition(":")
+    def heard(self, kind: str, argument: str) -> None:
+        """Another instance stored a message (peers.CHAT): read it and stream it here; or
+        a user blocked or unblocked another there: their streams here follow."""
+        first, _, number = argument.partition(":")
+        if kind != peers.CHAT:
+            held = self.blocks.get(first)
+            if held is not None:  # (else no stream of theirs is open here)
+                (held.add if kind == peers.BLOCK else held.discard)(number)
+            return
         message_id = event_number(number)
         if message_id is not None:
             task = asyncio.get_running_loop().create_task(self._relay(message_id))
@@ -152,13 +159,19 @@ class ChatService:
             if not self.hides(viewer, message.user_id):
                 subscriber.push(chat_frame(message, room.seq))
         self.readers.setdefault(room.id, {})[subscriber] = viewer
+        if viewer is not None:
+            self.streams[viewer] = self.streams.get(viewer, 0) + 1
 
     def leave(self, room: GameRoom, subscriber: Subscriber) -> None:
         readers = self.readers.get(room.id)
-        if readers is not None:
-            readers.pop(subscriber, None)
-            if not readers:
-                del self.readers[room.id]
+        viewer = readers.pop(subscriber, None) if readers is not None else None
+        if readers is not None and not readers:
+            del self.readers[room.id]
+        if viewer is not None:
+            self.streams[viewer] -= 1
+            if not self.streams[viewer]:  # their blocks are read again when one opens
+                del self.streams[viewer]
+                self.blocks.pop(viewer, None)
 
     # -- blocks ---------------------------------------------------------------------------------
     async def block(self, user: User, other: str) -> None:
@@ -168,10 +181,14 @@ class ChatService:
             raise ApiError(404, "unknown_user", f"there is no user {other}")
         await self.storage.block(user.id, other)
         self.blocks.setdefault(user.id, set()).add(other)
+        if self.storage.shared:
+            await self.storage.announce(peers.BLOCK, f"{user.id}:{other}")
 
     async def unblock(self, user: User, other: str) -> None:
         await self.storage.unblock(user.id, other)
         self.blocks.get(user.id, set()).discard(other)
+        if self.storage.shared:
+            await self.storage.announce(peers.UNBLOCK, f"{user.id}:{other}")
 
     async def blocked(self, user: User) -> list[User]:
         ids = await self.storage.blocked_by(user.id)

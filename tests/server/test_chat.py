@@ -149,18 +149,22 @@ def test_a_message_written_on_one_instance_reaches_streams_on_the_other(
     a, b = pair
     ann, bob, game_id = started(a)
     carol = a.player("Carol")
-    bob_on_b = on(b, bob)
-    assert bob_on_b.post(f"/me/blocks/{carol.user_id}").status_code == 204
-    readers = [stream(b, game_id), stream(b, game_id, bob_on_b)]
+    readers = [stream(b, game_id), stream(b, game_id, on(b, bob))]
     try:
         for reader in readers:
             reader.until(lambda e: e.event == "presence")
         ann.post(f"/games/{game_id}/chat", {"text": "hello from A"})
-        carol.post(f"/games/{game_id}/chat", {"text": "carol on A"})
-        assert texts(chats(readers[0], 0.5)) == ["hello from A", "carol on A"]
         assert texts(chats(readers[1], 0.5)) == ["hello from A"]
+        # Bob blocks Carol through A: his stream open on B follows at once
+        assert bob.post(f"/me/blocks/{carol.user_id}").status_code == 204
+        carol.post(f"/games/{game_id}/chat", {"text": "carol on A"})
+        ann.post(f"/games/{game_id}/chat", {"text": "ann again"})
+        assert texts(chats(readers[0], 0.5)) == ["hello from A", "carol on A", "ann again"]
+        assert texts(chats(readers[1], 0.5)) == ["ann again"]
     finally:
         for reader in readers:
             reader.close()
     assert [m["text"] for m in b.get(f"/games/{game_id}/chat").json()] == [
-        "hello from A", "carol on A"]
+        "hello from A", "carol on A", "ann again"]
+    assert [m["text"] for m in on(b, bob).get(f"/games/{game_id}/chat").json()] == [
+        "hello from A", "ann again"]
