@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from .errors import LobbyError
+from .errors import LobbyError, SignedOut
 from .online_follow import FollowedGame
 from .tasks import Operations
 
@@ -34,6 +34,7 @@ class TableChat(QObject):
     line_added = Signal(object)  # a ChatLine
     blocked = Signal(str)  # a user id: their lines are gone
     failed = Signal(str)  # a sentence for the player (not sent, not blocked)
+    sign_in_needed = Signal(object)  # what to do once signed in (a watcher writing first)
 
     def __init__(self, game: FollowedGame, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -62,8 +63,14 @@ class TableChat(QObject):
         if not text:
             return False
         client, game_id = self.game.client, self.game.game_id
-        self._ops.run(lambda: client.say(game_id, text), lambda _m: None, self._refused,
-                      quiet=True)
+
+        def refused(error: object) -> None:
+            if isinstance(error, SignedOut):
+                self.sign_in_needed.emit(lambda: self.say(text))
+            else:
+                self._refused(error)
+
+        self._ops.run(lambda: client.say(game_id, text), lambda _m: None, refused, quiet=True)
         return True
 
     def block(self, user_id: str) -> None:

@@ -7,6 +7,7 @@ as rich text or HTML.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt
@@ -51,6 +52,8 @@ class ChatView(QFrame):
         super().__init__(parent)
         self.setObjectName("chatView")
         self.chat: TableChat | None = None
+        # how to sign in, then carry on (set by the window once online play starts)
+        self.ask_sign_in: Callable[[Callable[[], None]], None] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 8, 0, 0)
         layout.setSpacing(6)
@@ -114,6 +117,7 @@ class ChatView(QFrame):
             chat.line_added.connect(self._add)
             chat.blocked.connect(self._drop)
             chat.failed.connect(self.status.setText)
+            chat.sign_in_needed.connect(self._sign_in)
         self.setVisible(self.chat is not None)
         self._enable()
 
@@ -121,6 +125,12 @@ class ChatView(QFrame):
         if self.chat is not None and self.chat.say(self.field.text()):
             self.field.clear()
             self.status.setText("")
+
+    def _sign_in(self, then: Callable[[], None]) -> None:
+        if self.ask_sign_in is None:
+            self.status.setText("Sign in to write in the chat.")
+        else:
+            self.ask_sign_in(then)
 
     def block_chosen(self) -> None:
         line = self._chosen()

@@ -303,6 +303,9 @@ class MainWindow(QMainWindow):
             self.online.attention.connect(self.notifier.notify)
             self.online.left_server.connect(self._left_server)
             self.online.table_free = lambda: self.source is None
+            online = self.online
+            self.chat_view.ask_sign_in = lambda then: online.sign_in(
+                then, ": the message was not sent")
             self.online.start()
         return self.online
 

@@ -90,5 +90,15 @@ def test_chat_reaches_both_players_and_a_watcher_as_plain_text(
         assert shown(bea) == [line, "Ada: after"]
         ada.chat_view.lines.setCurrentRow(0)  # her own message: nobody to block
         assert not ada.chat_view.block_button.isEnabled()
+
+        # Cy watches without a sign-in: writing signs him in first, then sends.
+        assert cy.online is not None and cy.online.account is None
+        cy.chat_view.field.setText("hi from Cy")
+        QTest.mouseClick(cy.chat_view.send_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: cy.online is not None and cy.online.account is not None,
+                        timeout=15000)
+        cy.browser.join()  # type: ignore[attr-defined]
+        qtbot.waitUntil(lambda: "Cy (watching): hi from Cy" in shown(ada), timeout=5000)
+        assert shown(cy)[-1] == "Cy (watching): hi from Cy"
     finally:
         close_windows(qtbot, ada, bea, cy)
