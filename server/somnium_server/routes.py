@@ -285,11 +285,11 @@ async def game_events(
     ctx = server_context(request)
     games, chat = ctx.games, ctx.chat
     room = await games.find(game_id, fresh=True)  # resumes from the stored events
-    await games.ensure_history(room)
     user = await stream_user(request)  # a seated player's own stream is no observer
     user_id = user.id if user is not None else None
-    observer = user_id is None or room.seat_of(user_id) is None
     said, mark = await chat.missed(room, last_event_id, user_id)
+    await games.ensure_history(room)  # (last: a finished game's may be let go at the next await)
+    observer = user_id is None or room.seat_of(user_id) is None
 
     def subscribe() -> tuple[Subscriber, Callable[[], None]]:
         subscriber = games.watch(room, split_event_id(last_event_id)[0], user_id, observer)
