@@ -12,6 +12,7 @@ from fastapi.telemetry import TelemetryConfig
 
 from . import __version__, docs, errors, players
 from .bodylimit import BodyLimit
+from .chat_routes import router as chat_router
 from .computer import Computers
 from .config import Settings
 from .context import SECURITY_SCHEMES, build_context, serving
@@ -50,7 +51,7 @@ def create_app(
         telemetry=TELEMETRY_OFF,
         docs_url=None,  # docs.install serves /docs without a CDN
         redoc_url=None,
-        routes=router.routes + players.router.routes,
+        routes=[*router.routes, *players.router.routes, *chat_router.routes],
     )
     app.state.ctx = ctx
     describe(app, lambda: list(ctx.games.computers.available()))

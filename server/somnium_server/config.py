@@ -164,11 +164,16 @@ class Settings:
     )
     rate_join: RateLimit = field(
         default=RateLimit(30, 60),
-        metadata={"help": "joins and leaves per user, COUNT/SECONDS", "type": RateLimit.parse},
+        metadata={"help": "joins and leaves per user (and, counted apart, "
+                          "blocks and unblocks), COUNT/SECONDS", "type": RateLimit.parse},
     )
     rate_act: RateLimit = field(
         default=RateLimit(30, 1),
         metadata={"help": "game actions per user, COUNT/SECONDS", "type": RateLimit.parse},
+    )
+    rate_chat: RateLimit = field(
+        default=RateLimit(10, 30),
+        metadata={"help": "chat messages per user, COUNT/SECONDS", "type": RateLimit.parse},
     )
     rate_signin: RateLimit = field(
         default=RateLimit(30, 60),

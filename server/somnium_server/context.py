@@ -11,6 +11,7 @@ from typing import Any
 from starlette.requests import Request  # FastAPI's, read at run time by its dependencies
 
 from .apierror import ApiError
+from .chat import ChatService
 from .computer import Computers
 from .config import Settings
 from .events import StreamHub
@@ -32,6 +33,7 @@ class ServerContext:
     lobby: Lobby
     games: GameService
     limits: dict[str, RateLimiter]
+    chat: ChatService
 
 
 def build_context(
@@ -59,7 +61,10 @@ def build_context(
             "create": RateLimiter("create", settings.rate_create, buckets),
             "join": RateLimiter("join", settings.rate_join, buckets),
             "act": RateLimiter("act", settings.rate_act, buckets),
+            "chat": RateLimiter("chat", settings.rate_chat, buckets),
+            "block": RateLimiter("block", settings.rate_join, buckets),
         },
+        chat=ChatService(store, games),
     )
 
 

@@ -17,7 +17,7 @@ import math
 import secrets
 import time
 from collections import deque
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 import orjson
@@ -101,6 +101,8 @@ class GameService:
         self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
         self._notices: set[asyncio.Task[None]] = set()
+        # set by chat.py's ChatService: hears the chat notices (peers.CHAT_KINDS)
+        self.chat_heard: Callable[[str, str], None] | None = None
 
     # -- start and stop -----------------------------------------------------------------------
     async def load(self) -> None:
@@ -698,6 +700,8 @@ class GameService:
             game_id, _, count = argument.partition(":")
             known.watch(instance, game_id, int(count))
             self._elsewhere_changed(game_id)
+        elif kind in peers.CHAT_KINDS and self.chat_heard is not None:
+            self.chat_heard(kind, argument)
         elif kind == peers.HELLO:  # a new instance: what this one holds
             for user in self.attendance.streams:
                 self._tell_peers(peers.HERE, user)

@@ -14,7 +14,11 @@ GONE = "gone"  # ... closed their last one there
 WATCH = "watch"  # "<game id>:<observers>": the instance's own observer count of a game
 ALIVE = "alive"  # the instance still runs ("-")
 HELLO = "hello"  # the instance just started: the others tell it what they hold ("-")
-KINDS = frozenset({HERE, GONE, WATCH, ALIVE, HELLO})
+CHAT = "chat"  # "<game id>:<message id>": a chat message was stored (chat.py)
+BLOCK = "block"  # "<user id>:<blocked user id>": a user blocked another (chat.py)
+UNBLOCK = "unblock"  # "<user id>:<unblocked user id>"
+CHAT_KINDS = frozenset({CHAT, BLOCK, UNBLOCK})  # handed to chat.py
+KINDS = frozenset({HERE, GONE, WATCH, ALIVE, HELLO, *CHAT_KINDS})
 
 
 @dataclass

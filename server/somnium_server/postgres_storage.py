@@ -20,7 +20,7 @@ import orjson
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
-from . import rating_rows
+from . import chat_rows, rating_rows
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
 from .peers import HELLO
 from .peers import KINDS as PEER_KINDS
@@ -31,6 +31,7 @@ from .postgres_signin import MIGRATION as SIGNIN_MIGRATION
 from .postgres_signin import PostgresSignin
 from .ratings import RatedGame, Rating
 from .storage import (
+    ChatMessage,
     DatabaseUnavailable,
     GameNotices,
     GameRecord,
@@ -125,6 +126,26 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
     rating_rows.MIGRATION,
+    # chat at the table (chat.py) and who blocked whom
+    """
+    CREATE TABLE chat (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        at_seq INTEGER NOT NULL
+    );
+    CREATE INDEX chat_by_game ON chat(game_id, id);
+    CREATE TABLE blocks (
+        user_id TEXT NOT NULL,
+        blocked TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, blocked)
+    );
+    """,
 )
 LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
 RATING_LOCK = 0x52_41_54_45  # pg_advisory_xact_lock(key, user): "RATE", while counting a game
@@ -396,6 +417,35 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
             game_id, self.instance, seconds,
         )
         return row is not None
+
+    # -- chat and blocks ------------------------------------------------------------------------
+    async def add_chat(
+        self, game_id: str, user_id: str, name: str, role: str, text: str, at: float,
+        at_seq: int,
+    ) -> ChatMessage:
+        row = await self._one(
+            chat_rows.INSERT_CHAT, game_id, user_id, name, role, text, at, at_seq
+        )
+        assert row is not None  # RETURNING answers one row
+        return ChatMessage(int(row[0]), game_id, user_id, name, role, text, at, at_seq)
+
+    async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
+                      last: int | None = None) -> list[ChatMessage]:
+        arguments = chat_rows.chat_arguments(game_id, after, at_seq, last)
+        return chat_rows.messages(await self._all(chat_rows.SELECT_CHAT, *arguments))
+
+    async def chat_message(self, message_id: int) -> ChatMessage | None:
+        row = await self._one(chat_rows.SELECT_MESSAGE, message_id)
+        return ChatMessage(*row) if row else None
+
+    async def block(self, user_id: str, blocked: str) -> None:
+        await self._run(chat_rows.INSERT_BLOCK, user_id, blocked, time.time())
+
+    async def unblock(self, user_id: str, blocked: str) -> None:
+        await self._run(chat_rows.DELETE_BLOCK, user_id, blocked)
+
+    async def blocked_by(self, user_id: str) -> list[str]:
+        return [row[0] for row in await self._all(chat_rows.SELECT_BLOCKS, user_id)]
 
     # -- the lobby's events -------------------------------------------------------------------
     async def announce(self, kind: str, argument: str) -> None:

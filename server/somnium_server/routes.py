@@ -15,6 +15,7 @@ from starlette.responses import Response
 
 from . import __version__
 from .apierror import ApiError
+from .chat import split_event_id
 from .context import (
     MAYBE_SIGNED_IN,
     SIGNED_IN,
@@ -269,7 +270,10 @@ def _stream(
     tags=["streams"],
     summary="Live events of a game (server-sent events); Last-Event-ID resumes",
     description="A Last-Event-ID that names no event of this game's recent history (unknown, "
-    "too old, or not a number) is answered with a fresh snapshot.",
+    "too old, or not a number) is answered with a fresh snapshot. Chat messages come as "
+    "`chat` events numbered `<game seq>.<message id>` (see POST /games/{game_id}/chat): a "
+    "stream resuming after one is sent the messages written since; without a Last-Event-ID "
+    "it starts with the last 50. A signed stream leaves out the users its signer blocked.",
     response_class=EventStreamResponse,
     status_code=200,
     responses={**STREAM, **responses(401, 404, 422, 429, stream=True)},
@@ -278,16 +282,24 @@ def _stream(
 async def game_events(
     request: Request, game_id: GamePath, last_event_id: LastEventId = None
 ) -> Response:
-    games = server_context(request).games
+    ctx = server_context(request)
+    games, chat = ctx.games, ctx.chat
     room = await games.find(game_id, fresh=True)  # resumes from the stored events
-    await games.ensure_history(room)
     user = await stream_user(request)  # a seated player's own stream is no observer
     user_id = user.id if user is not None else None
+    said, mark = await chat.missed(room, last_event_id, user_id)
+    await games.ensure_history(room)  # (last: a finished game's may be let go at the next await)
     observer = user_id is None or room.seat_of(user_id) is None
 
     def subscribe() -> tuple[Subscriber, Callable[[], None]]:
-        subscriber = games.watch(room, last_event_id, user_id, observer)
-        return subscriber, lambda: games.unwatch(room, subscriber, user_id, observer)
+        subscriber = games.watch(room, split_event_id(last_event_id)[0], user_id, observer)
+        chat.join(room, subscriber, user_id, said, mark)
+
+        def unsubscribe() -> None:
+            chat.leave(room, subscriber)
+            games.unwatch(room, subscriber, user_id, observer)
+
+        return subscriber, unsubscribe
 
     return _stream(request, subscribe)
 

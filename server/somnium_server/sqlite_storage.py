@@ -19,11 +19,12 @@ from typing import Any, TypeVar
 
 import orjson
 
-from . import rating_rows, sqlite_signin
+from . import chat_rows, rating_rows, sqlite_signin
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
 from .ratings import RatedGame, Rating
 from .sqlite_signin import SQLiteSignin
 from .storage import (
+    ChatMessage,
     GameNotices,
     GameRecord,
     GameUpdate,
@@ -111,6 +112,26 @@ MIGRATIONS: tuple[str, ...] = (
     DROP INDEX actions_by_version;
     """,
     rating_rows.MIGRATION,
+    # chat at the table (chat.py) and who blocked whom
+    """
+    CREATE TABLE chat (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at REAL NOT NULL,
+        at_seq INTEGER NOT NULL
+    );
+    CREATE INDEX chat_by_game ON chat(game_id, id);
+    CREATE TABLE blocks (
+        user_id TEXT NOT NULL,
+        blocked TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (user_id, blocked)
+    ) WITHOUT ROWID;
+    """,
 )
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -469,6 +490,41 @@ class SQLiteStorage(SQLiteSignin):
         ]
 
     shared = False  # one instance only serves an SQLite file
+
+    # -- chat and blocks ------------------------------------------------------------------------
+    async def add_chat(
+        self, game_id: str, user_id: str, name: str, role: str, text: str, at: float,
+        at_seq: int,
+    ) -> ChatMessage:
+        def work(c: sqlite3.Connection) -> int:
+            (number,) = c.execute(
+                chat_rows.INSERT_CHAT, (game_id, user_id, name, role, text, at, at_seq)
+            ).fetchone()
+            return int(number)
+
+        number = await self._write(work)
+        return ChatMessage(number, game_id, user_id, name, role, text, at, at_seq)
+
+    async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
+                      last: int | None = None) -> list[ChatMessage]:
+        rows = self._conn.execute(
+            chat_rows.SELECT_CHAT, chat_rows.chat_arguments(game_id, after, at_seq, last)
+        ).fetchall()
+        return chat_rows.messages(rows)
+
+    async def chat_message(self, message_id: int) -> ChatMessage | None:
+        row = self._conn.execute(chat_rows.SELECT_MESSAGE, (message_id,)).fetchone()
+        return ChatMessage(*row) if row else None
+
+    async def block(self, user_id: str, blocked: str) -> None:
+        row = (user_id, blocked, time.time())
+        await self._write(lambda c: c.execute(chat_rows.INSERT_BLOCK, row))
+
+    async def unblock(self, user_id: str, blocked: str) -> None:
+        await self._write(lambda c: c.execute(chat_rows.DELETE_BLOCK, (user_id, blocked)))
+
+    async def blocked_by(self, user_id: str) -> list[str]:
+        return [row[0] for row in self._conn.execute(chat_rows.SELECT_BLOCKS, (user_id,))]
 
     async def announce(self, kind: str, argument: str) -> None:
         """No other instance to tell."""

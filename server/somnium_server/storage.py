@@ -139,6 +139,53 @@ class RatingChange:
     finished_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """One message written at a table: who wrote it (player or watcher), when, and the text.
+
+    `id` is numbered by the storage across all games; `at_seq` is the game's event number
+    when it was written (a stream resuming after that event is sent the messages since).
+    """
+
+    id: int
+    game_id: str
+    user_id: str
+    name: str
+    role: str  # "player" or "watcher"
+    text: str
+    at: float
+    at_seq: int
+
+
+class ChatStorage(Protocol):
+    """The messages written at tables, and who blocked whom."""
+
+    async def add_chat(
+        self, game_id: str, user_id: str, name: str, role: str, text: str, at: float,
+        at_seq: int,
+    ) -> ChatMessage:
+        """Store a message; it comes back numbered."""
+        ...
+
+    async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
+                      last: int | None = None) -> list[ChatMessage]:
+        """The game's messages numbered after `after` (or, given `at_seq`, written at or
+        after that event), oldest first; only the `last` newest of them when given."""
+        ...
+
+    async def chat_message(self, message_id: int) -> ChatMessage | None: ...
+
+    async def block(self, user_id: str, blocked: str) -> None:
+        """`user_id` no longer sees `blocked`'s messages (blocking twice is one block)."""
+        ...
+
+    async def unblock(self, user_id: str, blocked: str) -> None: ...
+
+    async def blocked_by(self, user_id: str) -> list[str]:
+        """The users `user_id` blocked, in the order they were blocked."""
+        ...
+
+
 class GameNotices(Protocol):
     """Who hears of games changed by other instances sharing the database."""
 
@@ -318,7 +365,7 @@ class SigninStorage(Protocol):
         ...
 
 
-class Storage(SigninStorage, Protocol):
+class Storage(SigninStorage, ChatStorage, Protocol):
     """Users, sessions, games, their event logs and actions, and what sign-in keeps.
 
     Writes are durable once awaited. `shared`: other instances may write the same games.

@@ -315,6 +315,21 @@ class LobbyClient:
             self._call("POST", f"/games/{_path(game_id)}/claim", signed=True)
         )
 
+    def say(self, game_id: str, text: str) -> dict[str, Any]:
+        """Write a chat message at the table; the server's stored message."""
+        body = {"text": text}
+        return dict(self._call("POST", f"/games/{_path(game_id)}/chat", body, signed=True))
+
+    def chat(self, game_id: str) -> list[dict[str, Any]]:
+        """The game's chat so far, oldest first (signed in: without the users blocked)."""
+        signed = self.auth is not None and self.auth.access_token is not None
+        return [dict(m) for m in self._call("GET", f"/games/{_path(game_id)}/chat",
+                                            signed=signed)]
+
+    def block(self, user_id: str) -> None:
+        """Block a user: their chat messages no longer reach this account."""
+        self._call("POST", f"/me/blocks/{quote(user_id, safe='')}", signed=True)
+
     def act(self, game_id: str, version: int, action: Action, action_id: str) -> ActResult:
         """Send one action made against `version`; a retry with the same id is answered alike."""
         body = {"action_id": action_id, "version": version, "action": action_to_dict(action)}
@@ -369,6 +384,8 @@ def _answer(response: requests.Response) -> Any:
         body = None
     status = response.status_code
     host = urlsplit(response.url).netloc or "the server"
+    if status == 204:  # done, nothing to say (blocking)
+        return None
     if 200 <= status < 300:
         if body is None:
             raise ServerFailed(f"The server {host} answers, but "

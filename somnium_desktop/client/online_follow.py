@@ -117,6 +117,16 @@ class FollowedGame(GameOnTable):
         self._close_stream()
         self._open_stream(str(self._seq) if self.sync.state is Sync.SYNCED else None)
 
+    @property
+    def client(self) -> LobbyClient:
+        """The server the game is on (chat at the table writes through it)."""
+        return self._client
+
+    @property
+    def user_id(self) -> str | None:
+        """Who the app is signed in as, if anyone."""
+        return self._user_id
+
     def _close_stream(self) -> None:
         if self._stream is not None:
             self._stream.close()
@@ -133,6 +143,8 @@ class FollowedGame(GameOnTable):
             elif event.event == "presence":
                 self._claim_wait(data["players"])
                 self._set_presence(presence_of(data["players"]))
+            elif event.event == "chat":  # not part of the game: never changes its version
+                self.chat_said.emit(dict(data["message"]))
             elif event.event == "snapshot":
                 self._apply_snapshot(GameDetail.from_dict(data["game"]))
             elif self.sync.state is Sync.SYNCED:

@@ -34,6 +34,7 @@ class GameOnTable(TableSource):
     your_turn = Signal()  # it has just become this seat's turn (see turn_came_with_opponent)
     opponent_joined = Signal(str)  # who took the other seat
     signed_out = Signal(object)  # an action found no valid sign-in: that action (not played)
+    chat_said = Signal(object)  # a chat message (the server's `chat` event's "message" dict)
     _arrived = Signal(object, object)  # stream token, ServerEvent (from the reader's thread)
     _stream_said = Signal(object, str, str)  # stream token, status, detail
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from ..client.offline import OfflineGame
     from ..client.online import OnlineGame
+    from .chat_view import ChatView
     from .lobby_panel import LobbyPanel
     from .notify import Notifier
     from .online_options import OnlineOptions
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
 
     panel: SidePanel
     lobby_panel: LobbyPanel
+    chat_view: ChatView
 
     def __init__(
         self,
@@ -163,6 +165,11 @@ class MainWindow(QMainWindow):
         levels_offered = levels() if self._bot_levels is None else self._bot_levels
         self.panel = SidePanel(levels_offered, self.settings.level)
         self.panel.add_log(self.table.log)
+        from .chat_view import ChatView
+
+        self.chat_view = ChatView()
+        self.panel.add_chat(self.chat_view)
+        self.chat_view.show_chat_of(self.source)
         self.panel.play_requested.connect(self.ask_new_game)
         self.lobby_panel = LobbyPanel()
         self.column.addWidget(self.lobby_panel)
@@ -300,6 +307,9 @@ class MainWindow(QMainWindow):
             self.online.attention.connect(self.notifier.notify)
             self.online.left_server.connect(self._left_server)
             self.online.table_free = lambda: self.source is None
+            online = self.online
+            self.chat_view.ask_sign_in = lambda then: online.sign_in(
+                then, ": the message was not sent")
             self.online.start()
         return self.online
 
@@ -332,6 +342,8 @@ class MainWindow(QMainWindow):
     def _replace_source(self, source: TableSource | None) -> None:
         old, self.source = self.source, source
         self.table.set_source(source)
+        if self.column_complete:
+            self.chat_view.show_chat_of(source)
         if old is not None:
             old.close()
             old.deleteLater()

@@ -69,6 +69,10 @@ class SidePanel(QFrame):
         self._layout.addWidget(log, 1)
         self.log_title.setBuddy(log)
 
+    def add_chat(self, chat: QWidget) -> None:
+        """The online table's chat, under the log (it hides itself for offline games)."""
+        self._layout.addWidget(chat, 1)
+
     def level_key(self) -> str | None:
         data = self.level.currentData()
         return str(data) if data is not None else None

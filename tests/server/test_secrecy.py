@@ -107,6 +107,8 @@ def test_no_payload_holds_the_deck_order_or_the_seed(database: Database) -> None
                     seats[rng.randrange(2)].act(game_id, detail["version"], {"type": "concede"})
                 else:
                     mover.act(game_id, detail["version"], rng.choice(view["legal"]))
+            ann.post(f"/games/{game_id}/chat", {"text": f"well played, round {round_number}"})
+            watcher.get(f"{server.base}/games/{game_id}/chat", timeout=10)
             watcher.get(f"{server.base}/games/{game_id}/log", timeout=10)
             watcher.get(f"{server.base}/games/{game_id}/replay", timeout=10)
             watcher.get(f"{server.base}/games", timeout=10)
@@ -153,3 +155,4 @@ def test_no_payload_holds_the_deck_order_or_the_seed(database: Database) -> None
             assert order not in payload
     # every card code seen on the wire for a game is one already dealt there
     assert any(b"card_drawn" in body for bodies in by_game.values() for body in bodies)
+    assert any(b"event: chat" in body for bodies in by_game.values() for body in bodies)

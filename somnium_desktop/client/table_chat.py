@@ -1,0 +1,95 @@
+"""Chat at an online table: the messages the game's stream brings, writing and blocking."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from .errors import LobbyError, SignedOut
+from .online_follow import FollowedGame
+from .tasks import Operations
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """One message: who wrote it, as a player or a watcher, and the text (plain text)."""
+
+    id: int
+    user_id: str
+    name: str
+    role: str  # "player" or "watcher"
+    text: str
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ChatLine:
+        return cls(int(data["id"]), str(data["user_id"]), str(data["name"]),
+                   str(data["role"]), str(data["text"]))
+
+
+class TableChat(QObject):
+    """The chat of the game on the table: every line heard once, the blocked left out."""
+
+    line_added = Signal(object)  # a ChatLine
+    blocked = Signal(str)  # a user id: their lines are gone
+    failed = Signal(str)  # a sentence for the player (not sent, not blocked)
+    sign_in_needed = Signal(object)  # what to do once signed in (a watcher writing first)
+
+    def __init__(self, game: FollowedGame, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.game = game
+        self.lines: list[ChatLine] = []
+        self.blocked_ids: set[str] = set()
+        self._ids: set[int] = set()
+        self._ops = Operations(self)
+        game.chat_said.connect(self._heard)
+
+    def _heard(self, data: dict[str, Any]) -> None:
+        try:
+            line = ChatLine.from_dict(data)
+        except (KeyError, TypeError, ValueError):
+            return  # (not a message this app can read: left out)
+        if line.id in self._ids or line.user_id in self.blocked_ids:
+            return  # (a resumed stream may bring one again)
+        self._ids.add(line.id)
+        self.lines.append(line)
+        self.line_added.emit(line)
+
+    def say(self, text: str) -> bool:
+        """Send a message; False when there is nothing to send. What the server stored comes
+        back on the stream like everyone's."""
+        text = text.strip()
+        if not text:
+            return False
+        client, game_id = self.game.client, self.game.game_id
+
+        def refused(error: object) -> None:
+            if isinstance(error, SignedOut):
+                self.sign_in_needed.emit(lambda: self.say(text))
+            else:
+                self._refused(error)
+
+        self._ops.run(lambda: client.say(game_id, text), lambda _m: None, refused, quiet=True)
+        return True
+
+    def block(self, user_id: str) -> None:
+        """Block the author of a message: their lines go, here and in every game."""
+        if user_id == self.game.user_id:
+            return
+        client = self.game.client
+
+        def done(_: object) -> None:
+            self.blocked_ids.add(user_id)
+            self.lines = [line for line in self.lines if line.user_id != user_id]
+            self.blocked.emit(user_id)
+
+        self._ops.run(lambda: client.block(user_id), done, self._refused, quiet=True)
+
+    def _refused(self, error: object) -> None:
+        self.failed.emit(str(error) if isinstance(error, LobbyError) else
+                         f"The message could not be sent ({error}).")
+
+    def close(self) -> None:
+        self.game.chat_said.disconnect(self._heard)
+        self._ops.close()

@@ -1,0 +1,183 @@
+"""The chat of an online table, in the side column under the log: lines, a field to write
+in, a box to hide watchers' messages and a way to block a message's author.
+
+Every message is plain text: the lines are list items, which Qt draws as plain text, never
+as rich text or HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+# Online play's modules load with the first online game (the column is built at start-up).
+if TYPE_CHECKING:
+    from ..client.table_chat import ChatLine, TableChat
+
+LINE = Qt.ItemDataRole.UserRole  # the item's ChatLine
+LONGEST = 500  # characters the server takes in one message
+
+
+def line_of(item: QListWidgetItem | None) -> ChatLine | None:
+    """The message an item of the list shows."""
+    line: ChatLine | None = item.data(LINE) if item is not None else None
+    return line
+
+
+def line_text(line: ChatLine) -> str:
+    """How a message reads in the list (and to a screen reader)."""
+    who = line.name if line.role == "player" else f"{line.name} (watching)"
+    return f"{who}: {line.text}"
+
+
+class ChatView(QFrame):
+    """Shows the chat of the online game on the table; hidden for offline games."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chatView")
+        self.chat: TableChat | None = None
+        # how to sign in, then carry on (set by the window once online play starts)
+        self.ask_sign_in: Callable[[Callable[[], None]], None] | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 8, 0, 0)
+        layout.setSpacing(6)
+        title = QLabel("Chat")
+        title.setObjectName("panelTitle")
+        self.hide_watchers = QCheckBox("Hide watchers' messages")
+        self.hide_watchers.setAccessibleName("Hide the messages of people watching this table")
+        self.hide_watchers.toggled.connect(self._apply_filter)
+        self.lines = QListWidget()
+        self.lines.setAccessibleName("Chat messages")
+        self.lines.setWordWrap(True)
+        self.lines.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.lines.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.lines.customContextMenuRequested.connect(self._menu)
+        self.lines.currentItemChanged.connect(lambda *_: self._enable())
+        self.lines.setMinimumHeight(3 * self.lines.fontMetrics().lineSpacing() + 12)
+        self.field = QLineEdit()
+        self.field.setMaxLength(LONGEST)
+        self.field.setPlaceholderText("Write to the table…")
+        self.field.setAccessibleName("Chat message")
+        self.field.returnPressed.connect(self.send)
+        self.send_button = QPushButton("Send")
+        self.send_button.setAccessibleName("Send the chat message")
+        self.send_button.clicked.connect(self.send)
+        self.block_button = QPushButton("Block author")
+        self.block_button.setAccessibleName("Block the author of the chosen message")
+        self.block_button.clicked.connect(self.block_chosen)
+        self.status = QLabel("")
+        self.status.setObjectName("panelHint")
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        row = QHBoxLayout()
+        row.addWidget(self.field, 1)
+        row.addWidget(self.send_button)
+        layout.addWidget(title)
+        layout.addWidget(self.hide_watchers)
+        layout.addWidget(self.lines, 1)
+        layout.addLayout(row)
+        layout.addWidget(self.block_button)
+        layout.addWidget(self.status)
+        self.setVisible(False)
+        self._enable()
+
+    def show_chat_of(self, source: object) -> None:
+        """Follow the chat of the game now on the table (none for an offline game)."""
+        if self.chat is not None and source is self.chat.game:
+            return
+        if self.chat is not None:
+            self.chat.close()
+            self.chat.deleteLater()
+            self.chat = None
+        self.lines.clear()
+        self.status.setText("")
+        self.hide_watchers.setChecked(False)  # (each table its own choice)
+        from ..client.online_follow import FollowedGame
+
+        if isinstance(source, FollowedGame):
+            from ..client.table_chat import TableChat
+
+            chat = self.chat = TableChat(source, self)
+            chat.line_added.connect(self._add)
+            chat.blocked.connect(self._drop)
+            chat.failed.connect(self.status.setText)
+            chat.sign_in_needed.connect(self._sign_in)
+        self.setVisible(self.chat is not None)
+        self._enable()
+
+    def send(self) -> None:
+        if self.chat is not None and self.chat.say(self.field.text()):
+            self.field.clear()
+            self.status.setText("")
+
+    def _sign_in(self, then: Callable[[], None]) -> None:
+        if self.ask_sign_in is None:
+            self.status.setText("Sign in to write in the chat.")
+        else:
+            self.ask_sign_in(then)
+
+    def block_chosen(self) -> None:
+        line = self._chosen()
+        if self.chat is not None and line is not None:
+            self.chat.block(line.user_id)
+
+    def _chosen(self) -> ChatLine | None:
+        return line_of(self.lines.currentItem())
+
+    def _mine(self, line: ChatLine) -> bool:
+        return self.chat is not None and line.user_id == self.chat.game.user_id
+
+    def _add(self, line: ChatLine) -> None:
+        item = QListWidgetItem(line_text(line))
+        item.setData(LINE, line)
+        item.setToolTip(line.text)
+        self.lines.addItem(item)
+        item.setHidden(self._hidden(line))
+        self.lines.scrollToBottom()
+
+    def _hidden(self, line: ChatLine) -> bool:
+        return self.hide_watchers.isChecked() and line.role == "watcher"
+
+    def _apply_filter(self) -> None:
+        for row in range(self.lines.count()):
+            item = self.lines.item(row)
+            line = line_of(item)
+            if line is not None:
+                item.setHidden(self._hidden(line))
+
+    def _drop(self, user_id: str) -> None:
+        for row in reversed(range(self.lines.count())):
+            line = line_of(self.lines.item(row))
+            if line is not None and line.user_id == user_id:
+                self.lines.takeItem(row)
+        self.status.setText("Blocked: their messages no longer reach you.")
+        self._enable()
+
+    def _menu(self, at: QPoint) -> None:
+        line = line_of(self.lines.itemAt(at))
+        if line is None or self._mine(line) or self.chat is None:
+            return
+        menu = QMenu(self)
+        chat = self.chat
+        menu.addAction(f"Block {line.name}", lambda: chat.block(line.user_id))
+        menu.exec(self.lines.viewport().mapToGlobal(at))
+
+    def _enable(self) -> None:
+        line = self._chosen()
+        self.block_button.setEnabled(line is not None and not self._mine(line))

@@ -1,0 +1,104 @@
+"""Chat at an online table between app windows and a real server: two players, a watching
+window, and a watcher writing through the API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.online import OnlineGame
+from somnium_desktop.ui.lobby_panel import NAME
+from somnium_desktop.ui.main_window import MainWindow
+from tests.server.helpers import LiveServer
+from tests.ui.driver import activate
+
+from .helpers import click_cell, close_windows, lobby_row, open_window
+from .test_presence_window import create_signed_in
+
+MARKUP = "hello <b>x</b><img src=https://example.invalid/a.png> &lt; &amp;"
+
+
+def shown(window: MainWindow) -> list[str]:
+    """The chat lines a window shows (hidden ones left out), as their literal text."""
+    lines = window.chat_view.lines
+    return [lines.item(n).text() for n in range(lines.count()) if not lines.item(n).isHidden()]
+
+
+def test_chat_reaches_both_players_and_a_watcher_as_plain_text(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    ada = open_window(qtbot, tmp_path, "Ada", lobby.base)
+    bea = open_window(qtbot, tmp_path, "Bea", lobby.base)
+    cy = open_window(qtbot, tmp_path, "Cy", lobby.base)
+    try:
+        assert not ada.chat_view.isVisible()  # no online game on the table yet
+        game = create_signed_in(qtbot, ada)
+        qtbot.waitUntil(lambda: lobby_row(bea, game.game_id) >= 0, timeout=5000)
+        activate(qtbot, bea)
+        click_cell(bea, lobby_row(bea, game.game_id), 2)  # Join (signs in first)
+        qtbot.waitUntil(lambda: isinstance(bea.source, OnlineGame), timeout=15000)
+        bea.browser.join()  # type: ignore[attr-defined]
+        qtbot.waitUntil(lambda: lobby_row(cy, game.game_id) >= 0, timeout=5000)
+        click_cell(cy, lobby_row(cy, game.game_id), NAME)  # Cy watches, not signed in
+        qtbot.waitUntil(lambda: isinstance(cy.source, OnlineGame), timeout=5000)
+        qtbot.waitUntil(lambda: all(w.table.shown is not None for w in (ada, bea, cy)),
+                        timeout=5000)
+        assert ada.chat_view.isVisible() and cy.chat_view.isVisible()
+
+        # Ada writes a message full of markup: everyone reads it as she typed it.
+        activate(qtbot, ada)
+        ada.chat_view.field.setFocus()
+        ada.chat_view.field.setText(MARKUP)
+        QTest.keyClick(ada.chat_view.field, Qt.Key.Key_Return)
+        line = f"Ada: {MARKUP}"
+        for window in (ada, bea, cy):
+            qtbot.waitUntil(lambda w=window: shown(w) == [line], timeout=5000)  # type: ignore[misc]
+        assert ada.chat_view.field.text() == ""
+        item = cy.chat_view.lines.item(0)
+        assert item.data(Qt.ItemDataRole.DisplayRole) == line  # plain text, never HTML
+        assert ada.table.shown is not None and not ada.table.shown.over  # the game goes on
+
+        # A signed-in watcher writes; Ada hides watchers at her table, and shows them again.
+        dan = lobby.player("Dan")
+        assert dan.post(f"/games/{game.game_id}/chat", {"text": "nice draw"}).status_code == 201
+        watched = "Dan (watching): nice draw"
+        for window in (ada, bea, cy):
+            qtbot.waitUntil(lambda w=window: watched in shown(w), timeout=5000)  # type: ignore[misc]
+        ada.chat_view.hide_watchers.setChecked(True)
+        assert shown(ada) == [line]
+        assert watched in shown(bea)  # her own table's choice, not Bea's
+        dan.post(f"/games/{game.game_id}/chat", {"text": "still here"})
+        qtbot.waitUntil(lambda: "Dan (watching): still here" in shown(bea), timeout=5000)
+        assert shown(ada) == [line]
+        ada.chat_view.hide_watchers.setChecked(False)
+        assert shown(ada) == [line, watched, "Dan (watching): still here"]
+
+        # Bea blocks Dan: his lines leave her table and his next ones never reach it.
+        lines = bea.chat_view.lines
+        lines.setCurrentRow(1)
+        assert bea.chat_view.block_button.isEnabled()
+        QTest.mouseClick(bea.chat_view.block_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: shown(bea) == [line], timeout=5000)
+        dan.post(f"/games/{game.game_id}/chat", {"text": "hello?"})
+        ada.chat_view.field.setText("after")
+        QTest.mouseClick(ada.chat_view.send_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: "Dan (watching): hello?" in shown(cy), timeout=5000)
+        qtbot.waitUntil(lambda: "Ada: after" in shown(bea), timeout=5000)
+        assert shown(bea) == [line, "Ada: after"]
+        ada.chat_view.lines.setCurrentRow(0)  # her own message: nobody to block
+        assert not ada.chat_view.block_button.isEnabled()
+
+        # Cy watches without a sign-in: writing signs him in first, then sends.
+        assert cy.online is not None and cy.online.account is None
+        cy.chat_view.field.setText("hi from Cy")
+        QTest.mouseClick(cy.chat_view.send_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: cy.online is not None and cy.online.account is not None,
+                        timeout=15000)
+        cy.browser.join()  # type: ignore[attr-defined]
+        qtbot.waitUntil(lambda: "Cy (watching): hi from Cy" in shown(ada), timeout=5000)
+        assert shown(cy)[-1] == "Cy (watching): hi from Cy"
+    finally:
+        close_windows(qtbot, ada, bea, cy)

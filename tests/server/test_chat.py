@@ -1,0 +1,170 @@
+"""Chat at the table: who may write, what is kept, how it streams, resumes and is blocked."""
+
+from __future__ import annotations
+
+import requests
+
+from somnium_server.config import RateLimit
+
+from ..conftest import Database
+from .helpers import SSE, EventReader, LiveServer, Player, server_settings
+from .test_instances import on, started
+from .test_instances import pair as pair  # the fixture: two instances on one database
+
+
+def chats(reader: EventReader, quiet: float = 0.3) -> list[SSE]:
+    """The chat events a stream brings until it is quiet."""
+    return [event for event in reader.drain(quiet) if event.event == "chat"]
+
+
+def texts(events: list[SSE]) -> list[str]:
+    return [event.json()["message"]["text"] for event in events]
+
+
+def stream(server: LiveServer, game_id: str, player: Player | None = None,
+           last: str | None = None) -> EventReader:
+    headers = dict(player.headers) if player is not None else {}
+    if last is not None:
+        headers["Last-Event-ID"] = last
+    return EventReader(f"{server.base}/games/{game_id}/events", headers)
+
+
+def test_players_and_watchers_chat_without_moving_the_game(server: LiveServer) -> None:
+    ann, bob, game_id = started(server)
+    carol = server.player("Carol")
+    before = server.get(f"/games/{game_id}").json()
+    readers = [stream(server, game_id), stream(server, game_id, bob)]
+    try:
+        for reader in readers:
+            reader.until(lambda e: e.event == "presence")
+        written = ann.post(f"/games/{game_id}/chat", {"text": "good  luck\u202e"})
+        assert written.status_code == 201, written.text
+        assert written.json()["text"] == "good luck"  # cleaned as names are
+        assert carol.post(f"/games/{game_id}/chat", {"text": "<b>x</b> &lt;"}).status_code == 201
+        for reader in readers:
+            seen = [e.json()["message"] for e in chats(reader)]
+            assert [(m["name"], m["role"], m["text"]) for m in seen] == [
+                ("Ann", "player", "good luck"), ("Carol", "watcher", "<b>x</b> &lt;")]
+            assert all(e.id is not None and e.id.startswith(f"{before['seq']}.")
+                       for e in reader.seen if e.event == "chat")
+    finally:
+        for reader in readers:
+            reader.close()
+    after = server.get(f"/games/{game_id}").json()
+    assert (after["version"], after["seq"]) == (before["version"], before["seq"])
+    mover = {0: ann, 1: bob}[before["view"]["turn"]]
+    moved = mover.act(game_id, before["version"], {"type": "draw"})
+    assert moved.status_code == 200, moved.text  # the version chat left alone still holds
+    history = server.get(f"/games/{game_id}/chat").json()
+    assert [(m["user_id"], m["role"]) for m in history] == [
+        (ann.user_id, "player"), (carol.user_id, "watcher")]
+
+
+def test_bad_messages_are_refused_with_reasons(server: LiveServer) -> None:
+    ann, _, game_id = started(server)
+    path = f"/games/{game_id}/chat"
+    assert server.get(path).json() == []
+    assert requests.post(server.base + path, json={"text": "hi"}, timeout=10).status_code == 401
+    for text in ("", " \u200b ", "x" * 501, "a\x00b", "a\nb"):
+        answer = ann.post(path, {"text": text})
+        assert answer.status_code == 422, text
+        assert "text" in str(answer.json()["details"]), answer.text
+    assert ann.post(path, {"text": "x" * 500}).status_code == 201
+    assert ann.post("/games/NOSUCH7/chat", {"text": "hi"}).status_code == 404
+    assert len(server.get(path).json()) == 1  # nothing refused was kept
+
+
+def test_chat_has_its_own_rate_limit(database: Database) -> None:
+    server = LiveServer(server_settings(database, rate_chat=RateLimit(2, 60)))
+    try:
+        ann, bob, game_id = started(server)
+        path = f"/games/{game_id}/chat"
+        assert [ann.post(path, {"text": "hi"}).status_code for _ in range(2)] == [201, 201]
+        refused = ann.post(path, {"text": "hi"})
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+        assert bob.post(path, {"text": "hi"}).status_code == 201  # per user
+    finally:
+        server.stop()
+
+
+def test_a_stream_resumes_the_chat_after_the_last_event_seen(server: LiveServer) -> None:
+    ann, _, game_id = started(server)
+    path = f"/games/{game_id}/chat"
+    ann.post(path, {"text": "one"})
+    first = stream(server, game_id)
+    try:
+        assert texts(chats(first)) == ["one"]  # a fresh stream starts with the recent chat
+        last = [e for e in first.seen if e.id is not None][-1].id
+    finally:
+        first.close()
+    assert last is not None and "." in last
+    ann.post(path, {"text": "two"})
+    again = stream(server, game_id, last=last)
+    try:
+        assert texts(chats(again)) == ["two"]
+        assert not any(e.event == "snapshot" for e in again.seen)
+    finally:
+        again.close()
+    seq = last.partition(".")[0]
+    plain = stream(server, game_id, last=seq)  # after a game event: the chat since it
+    try:
+        assert texts(chats(plain)) == ["one", "two"]
+    finally:
+        plain.close()
+
+
+def test_blocking_hides_a_user_everywhere(server: LiveServer) -> None:
+    ann, bob, game_id = started(server)
+    carol = server.player("Carol")
+    assert bob.post(f"/me/blocks/{carol.user_id}").status_code == 204
+    assert bob.post(f"/me/blocks/{carol.user_id}").status_code == 204  # twice is once
+    assert [u["id"] for u in bob.get("/me/blocks").json()] == [carol.user_id]
+    assert bob.post(f"/me/blocks/{bob.user_id}").status_code == 403
+    assert bob.post(f"/me/blocks/{'0' * 32}").status_code == 404
+    path = f"/games/{game_id}/chat"
+    bobs, anns = stream(server, game_id, bob), stream(server, game_id, ann)
+    try:
+        for reader in (bobs, anns):
+            reader.until(lambda e: e.event == "presence")
+        carol.post(path, {"text": "from carol"})
+        ann.post(path, {"text": "from ann"})
+        assert texts(chats(bobs)) == ["from ann"]
+        assert texts(chats(anns)) == ["from carol", "from ann"]
+        assert [m["text"] for m in bob.get(path).json()] == ["from ann"]
+        assert len(ann.get(path).json()) == 2
+        assert bob.http.delete(bob.base + f"/me/blocks/{carol.user_id}",
+                               headers=bob.headers, timeout=10).status_code == 204
+        assert bob.get("/me/blocks").json() == []
+        carol.post(path, {"text": "again"})
+        assert texts(chats(bobs)) == ["again"]
+        assert len(bob.get(path).json()) == 3
+    finally:
+        bobs.close()
+        anns.close()
+
+
+def test_a_message_written_on_one_instance_reaches_streams_on_the_other(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    a, b = pair
+    ann, bob, game_id = started(a)
+    carol = a.player("Carol")
+    readers = [stream(b, game_id), stream(b, game_id, on(b, bob))]
+    try:
+        for reader in readers:
+            reader.until(lambda e: e.event == "presence")
+        ann.post(f"/games/{game_id}/chat", {"text": "hello from A"})
+        assert texts(chats(readers[1], 0.5)) == ["hello from A"]
+        # Bob blocks Carol through A: his stream open on B follows at once
+        assert bob.post(f"/me/blocks/{carol.user_id}").status_code == 204
+        carol.post(f"/games/{game_id}/chat", {"text": "carol on A"})
+        ann.post(f"/games/{game_id}/chat", {"text": "ann again"})
+        assert texts(chats(readers[0], 0.5)) == ["hello from A", "carol on A", "ann again"]
+        assert texts(chats(readers[1], 0.5)) == ["ann again"]
+    finally:
+        for reader in readers:
+            reader.close()
+    assert [m["text"] for m in b.get(f"/games/{game_id}/chat").json()] == [
+        "hello from A", "carol on A", "ann again"]
+    assert [m["text"] for m in on(b, bob).get(f"/games/{game_id}/chat").json()] == [
+        "hello from A", "ann again"]
