@@ -58,7 +58,8 @@ class TableSplitter(QSplitter):
     """The table and the right-hand column side by side. On a small window the column gives
     way (down to its minimum) before the table is squeezed below TABLE_AT_LEAST; on a larger
     one it is back at the width the player last dragged it to (COLUMN_WIDTH at first). On a
-    wide window the column's text grows a little (see table_scale.column_scale)."""
+    wide window the column's text grows a little (see table_scale.column_scale), and its
+    width with it."""
 
     def __init__(self) -> None:
         super().__init__(Qt.Orientation.Horizontal)
@@ -87,12 +88,13 @@ class TableSplitter(QSplitter):
         table, column = self.sizes()
         total = table + column
         least = side.minimumSizeHint().width()
-        wanted = max(least, min(self.column_width, total - TABLE_AT_LEAST))
+        wider = round(self.column_width * self.text_scale)  # (its text grew: so does it)
+        wanted = max(least, min(wider, total - TABLE_AT_LEAST))
         if total > 0 and wanted != column:
             self.setSizes([total - wanted, wanted])
 
     def _dragged(self, _pos: int, _index: int) -> None:
-        self.column_width = self.sizes()[1]
+        self.column_width = round(self.sizes()[1] / self.text_scale)
 
 
 def lobby_and_log(lobby: LobbyPanel, height: int) -> list[int]:
