@@ -248,6 +248,14 @@ def store_for(
         return KeyringStore(server_url, backend)
     if choice is None:
         raise NeedsChoice(verdict)
+    return chosen_store(server_url, choice, plaintext_path)
+
+
+def chosen_store(
+    server_url: str, choice: Persistence, plaintext_path: Path | None = None
+) -> TokenStore:
+    """The store the player chose when the keyring is not secure; touches no keyring, so it
+    may be called on the UI thread once the keyring was judged elsewhere."""
     if choice is Persistence.SESSION_ONLY:
         return MemoryStore()
     return PlaintextFileStore(server_url, plaintext_path or default_plaintext_path())

@@ -128,7 +128,13 @@ class LocalServer:
 
     def warm_up(self) -> None:
         """Find or start the server on a thread of its own, so that it boots while the app
-        does other things; a later ensure() waits for it (and says what went wrong, if so)."""
+        does other things; a later ensure() waits for it (and says what went wrong, if so).
+
+        Not an Operations job, on purpose: it is begun (by `early`) before QtGui, QtWidgets
+        and the application object exist, when there is no UI thread with an event loop to
+        call back; and it has nothing to call back (no outcome is delivered: the ensure()
+        that online play runs through Operations later picks it up). Going through Operations
+        once Qt is up would lose the early start, most of a second of boot on the other core."""
 
         def find_or_start() -> None:
             with contextlib.suppress(LobbyError):

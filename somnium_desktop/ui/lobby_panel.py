@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -126,6 +126,22 @@ class GameList(QTableWidget):
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.hide()
         self._widths = self._header_widths()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new font (the column's text grows on a wide window): the lines shown take it,
+        keeping their bold and underlined cells, and the columns are measured again."""
+        super().changeEvent(event)
+        if event.type() != QEvent.Type.FontChange:
+            return
+        for row in range(self.rowCount()):
+            for column in range(self.columnCount()):
+                item = self.item(row, column)
+                if item is not None:
+                    font = QFont(self.font())
+                    font.setBold(item.font().bold())
+                    font.setUnderline(item.font().underline())
+                    item.setFont(font)
+        self._measure((), again=True)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)

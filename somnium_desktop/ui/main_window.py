@@ -15,6 +15,7 @@ from .cards import CardDeck
 from .players_hooks import open_players
 from .settings import Settings
 from .table import TableWidget, new_action
+from .table_scale import column_scale, column_sheet
 
 # Imported once the table is on screen: online play (see start_online), offline play, the
 # column's panels and notifications (their Qt classes cost start-up time to load).
@@ -58,17 +59,29 @@ out; signing in as someone else signs them all in as that account."""
 class TableSplitter(QSplitter):
     """The table and the right-hand column side by side. On a small window the column gives
     way (down to its minimum) before the table is squeezed below TABLE_AT_LEAST; on a larger
-    one it is back at the width the player last dragged it to (COLUMN_WIDTH at first)."""
+    one it is back at the width the player last dragged it to (COLUMN_WIDTH at first). On a
+    wide window the column's text grows a little (see table_scale.column_scale), and its
+    width with it."""
 
     def __init__(self) -> None:
         super().__init__(Qt.Orientation.Horizontal)
         self.column_width = COLUMN_WIDTH
         self.filled = False  # until the column is built, its room is kept (the first frame)
+        self.text_scale = 1.0  # the column's
         self.splitterMoved.connect(self._dragged)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._rescale()
         self.fit()
+
+    def _rescale(self) -> None:
+        side = self.widget(1)
+        scale = column_scale(self.width())
+        if side is None or scale == self.text_scale:
+            return
+        self.text_scale = scale
+        side.setStyleSheet(column_sheet(scale))
 
     def fit(self) -> None:
         side = self.widget(1)
@@ -77,12 +90,13 @@ class TableSplitter(QSplitter):
         table, column = self.sizes()
         total = table + column
         least = side.minimumSizeHint().width()
-        wanted = max(least, min(self.column_width, total - TABLE_AT_LEAST))
+        wider = round(self.column_width * self.text_scale)  # (its text grew: so does it)
+        wanted = max(least, min(wider, total - TABLE_AT_LEAST))
         if total > 0 and wanted != column:
             self.setSizes([total - wanted, wanted])
 
     def _dragged(self, _pos: int, _index: int) -> None:
-        self.column_width = self.sizes()[1]
+        self.column_width = round(self.sizes()[1] / self.text_scale)
 
 
 def lobby_and_log(lobby: LobbyPanel, height: int) -> list[int]:

@@ -16,16 +16,21 @@ from ..early import APPLICATION, ORGANIZATION  # not .settings: that imports Qt
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
-    from ..client.credentials import TokenStore
+    from ..client.credentials import KeyringVerdict, TokenStore
 
 class TokenStores(Protocol):
     """Where each server's sign-in is kept (`key` names the server)."""
 
     def existing(self, key: str) -> TokenStore | None:
-        """The store to look in without asking anything (None: there is none yet)."""
+        """On a worker: the store to look in without asking anything (None: none yet)."""
 
-    def ask(self, key: str, parent: QWidget) -> TokenStore | None:
-        """The store for a new sign-in; may ask the player (None: they cancelled)."""
+    def for_new(self, key: str) -> TokenStore | KeyringVerdict:
+        """On a worker: the store for a new sign-in when known without asking the player,
+        else why they must be asked."""
+
+    def ask(self, key: str, why: KeyringVerdict, parent: QWidget) -> TokenStore | None:
+        """On the UI thread, without touching a keyring: the player's choice (None: they
+        cancelled)."""
 
 
 @dataclass

@@ -22,7 +22,7 @@ from .online_base import OnlineBase
 
 if TYPE_CHECKING:
     from ..client.auth_session import AuthSession
-    from ..client.credentials import Stored, TokenStore
+    from ..client.credentials import KeyringVerdict, Stored, TokenStore
     from ..client.signin import TokenSet
 
 
@@ -69,15 +69,18 @@ class SignInPart(OnlineBase):
             return
         auth, stores, key = client.auth, self.stores, self.key
 
-        def look() -> tuple[bool, TokenStore | None]:
-            """On a worker (a keyring may take its time): is a sign-in kept already (another
-            window's), and the store a new one goes in, if known without asking."""
+        def look() -> tuple[bool, TokenStore | KeyringVerdict]:
+            """On a worker (a keyring may take its time, even to say whether it is a secure
+            one): is a sign-in kept already (another window's), and the store a new one goes
+            in, or why the player must choose one."""
             if auth is not None:
                 return False, auth.store
             kept = stores.existing(key)
-            return kept is not None and kept.load() is not None, kept
+            if kept is not None and kept.load() is not None:
+                return True, kept
+            return False, kept if kept is not None else stores.for_new(key)
 
-        def seen(found: tuple[bool, TokenStore | None]) -> None:
+        def seen(found: tuple[bool, TokenStore | KeyringVerdict]) -> None:
             kept, store = found
             if kept:  # signed in meanwhile in another window: that sign-in it is
                 self._restore_sign_in(client, key, then)
@@ -87,13 +90,17 @@ class SignInPart(OnlineBase):
         self.ops.run(look, seen, self._show_error, label="Signing in…",
                      owner=self._server.stamp())
 
-    def _sign_in_with(self, client: LobbyClient, store: TokenStore | None,
+    def _sign_in_with(self, client: LobbyClient, found: TokenStore | KeyringVerdict,
                       then: Callable[[], None] | None, why: str) -> None:
-        """Open the sign-in dialog; the tokens it gets go to `store` (asked for if None)."""
+        """Open the sign-in dialog; the tokens it gets go to the store `found`, or, when the
+        keyring was found not secure, to the one the player chooses."""
         if self.signin_dialog is not None and self.signin_dialog.isVisible():
             self.signin_dialog.raise_()  # (a second click while the first looked)
             return
-        store = store or self.stores.ask(self.key, self.window)
+        from ..client.credentials import KeyringVerdict
+
+        store = (self.stores.ask(self.key, found, self.window)
+                 if isinstance(found, KeyringVerdict) else found)
         if store is None:
             self.panel.show_message(f"Not signed in{why}.")
             return

@@ -30,6 +30,7 @@ from ..client.credentials import (
     NeedsChoice,
     Persistence,
     TokenStore,
+    chosen_store,
     store_for,
 )
 from ..client.signin import SIGNIN_TIMEOUT, SigninError, SigninFlow, TokenSet
@@ -204,13 +205,25 @@ def ask_for_store(
     backend: KeyringBackend | None = None,
     plaintext_path: Path | None = None,
 ) -> TokenStore | None:
-    """The refresh-token store: the keyring if secure, else the player's choice (None: cancel)."""
+    """The refresh-token store: the keyring if secure, else the player's choice (None: cancel).
+    Judges the keyring here: where that may block, judge it on a worker and `ask_choice`."""
     try:
         return store_for(server_url, backend)
     except NeedsChoice as needs:
-        dialog = PersistenceDialog(needs.verdict, parent)
-        dialog.exec()
-        choice = dialog.choice()
-        if choice is None:
-            return None
-        return store_for(server_url, backend, choice, plaintext_path)
+        return ask_choice(server_url, needs.verdict, parent, plaintext_path)
+
+
+def ask_choice(
+    server_url: str,
+    verdict: KeyringVerdict,
+    parent: QWidget | None = None,
+    plaintext_path: Path | None = None,
+) -> TokenStore | None:
+    """No secure keyring (`verdict` says why): the player's choice (None: cancel). Touches no
+    keyring."""
+    dialog = PersistenceDialog(verdict, parent)
+    dialog.exec()
+    choice = dialog.choice()
+    if choice is None:
+        return None
+    return chosen_store(server_url, choice, plaintext_path)

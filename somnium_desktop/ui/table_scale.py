@@ -1,4 +1,5 @@
-"""The table's words and result panel grow with the window, as its cards do."""
+"""The table's words and result panel grow with the window, as its cards do; the right-hand
+column's words (lobby, offline panel, log) grow too, more modestly, on a wide window."""
 
 from __future__ import annotations
 
@@ -31,3 +32,23 @@ def scaled_sheet(scale: float) -> str:
     rules.append("QToolButton#tableButton, QToolButton#primaryButton {{ padding: {}px {}px; "
                  "font-size: {}; }}".format(*buttons))
     return "\n".join(rules)
+
+
+# The right-hand column: its text has the style sheet's sizes up to this window width.
+COLUMN_FROM = 1600
+COLUMN_MOST = 1.4
+COLUMN_POINTS = {"QWidget": 10, "#panelTitle": 11}  # selector -> style sheet's size at 1
+
+
+def column_scale(window_width: int) -> float:
+    """The column's text scale: 1 up to COLUMN_FROM pixels wide, then as the width grows."""
+    scale = max(1.0, window_width / COLUMN_FROM)
+    return round(min(COLUMN_MOST, scale) / STEP) * STEP
+
+
+def column_sheet(scale: float) -> str:
+    """The column's own style sheet at `scale` (it wins over the app's for the same rules)."""
+    if scale <= 1:
+        return ""
+    return "\n".join(f"{selector} {{ font-size: {points * scale:.1f}pt; }}"
+                     for selector, points in COLUMN_POINTS.items())

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QWidget
 from .settings import Settings
 
 if TYPE_CHECKING:
-    from ..client.credentials import TokenStore
+    from ..client.credentials import KeyringVerdict, TokenStore
 
 
 class SystemTokenStores:
@@ -36,11 +36,26 @@ class SystemTokenStores:
                 return store_for(key, choice=Persistence.PLAINTEXT_FILE)
             return self._this_session.get(key)
 
-    def ask(self, key: str, parent: QWidget) -> TokenStore | None:
-        from ..client.credentials import MemoryStore, PlaintextFileStore
-        from .signin_dialog import ask_for_store
+    def for_new(self, key: str) -> TokenStore | KeyringVerdict:
+        """On a worker (the keyring may take its time, over D-Bus): the store a new sign-in
+        goes in when known without asking (the secure keyring, a choice made before), else
+        why the player must choose."""
+        from ..client.credentials import NeedsChoice, store_for
 
-        store = self.existing(key) or ask_for_store(key, parent)
+        store = self.existing(key)
+        if store is not None:
+            return store
+        try:
+            return store_for(key)  # (judges the keyring: its backend, their priority)
+        except NeedsChoice as needs:
+            return needs.verdict
+
+    def ask(self, key: str, why: KeyringVerdict, parent: QWidget) -> TokenStore | None:
+        """On the UI thread, touching no keyring: the player's choice, and it is remembered."""
+        from ..client.credentials import MemoryStore, PlaintextFileStore
+        from .signin_dialog import ask_choice
+
+        store = ask_choice(key, why, parent)
         if isinstance(store, PlaintextFileStore):
             self.settings.plaintext_tokens = True
         elif isinstance(store, MemoryStore):

@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.credentials import MemoryStore, TokenStore
+from somnium_desktop.client.credentials import KeyringVerdict, MemoryStore, TokenStore
 from somnium_desktop.game import FOOL, GameState, Suit
 from somnium_desktop.game.bots import Level
 from somnium_desktop.ui.main_window import MainWindow
@@ -35,7 +35,11 @@ class SessionStores:
     def existing(self, key: str) -> TokenStore | None:
         return self.stores.get(key)
 
-    def ask(self, key: str, parent: QWidget) -> TokenStore | None:
+    def for_new(self, key: str) -> TokenStore | KeyringVerdict:
+        self.asked += 1
+        return self.stores.setdefault(key, MemoryStore())
+
+    def ask(self, key: str, why: KeyringVerdict, parent: QWidget) -> TokenStore | None:
         self.asked += 1
         return self.stores.setdefault(key, MemoryStore())
 

@@ -9,7 +9,12 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.credentials import PlaintextFileStore, Stored, TokenStore
+from somnium_desktop.client.credentials import (
+    KeyringVerdict,
+    PlaintextFileStore,
+    Stored,
+    TokenStore,
+)
 from somnium_desktop.client.signin_changes import last_change
 from somnium_desktop.ui.main_window import MainWindow
 from tests.server.helpers import LiveServer
@@ -27,7 +32,10 @@ class UserStore:
     def existing(self, key: str) -> TokenStore | None:
         return PlaintextFileStore(key, self.path)
 
-    def ask(self, key: str, parent: QWidget) -> TokenStore | None:
+    def for_new(self, key: str) -> TokenStore | KeyringVerdict:
+        return PlaintextFileStore(key, self.path)
+
+    def ask(self, key: str, why: KeyringVerdict, parent: QWidget) -> TokenStore | None:
         return PlaintextFileStore(key, self.path)
 
 

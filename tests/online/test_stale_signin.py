@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.credentials import MemoryStore, TokenStore
+from somnium_desktop.client.credentials import KeyringVerdict, MemoryStore, TokenStore
 from somnium_desktop.client.lifecycles import Connection, SignIn
 from tests.server.helpers import LiveServer
 
@@ -46,7 +46,10 @@ class HeldStores:
     def existing(self, key: str) -> TokenStore | None:
         return self.store if self.store.load() is not None else None
 
-    def ask(self, key: str, parent: QWidget) -> TokenStore | None:
+    def for_new(self, key: str) -> TokenStore | KeyringVerdict:
+        return self.store
+
+    def ask(self, key: str, why: KeyringVerdict, parent: QWidget) -> TokenStore | None:
         return self.store
 
 

@@ -1,13 +1,15 @@
-"""Text and the result panel grow with a large window, as the cards do."""
+"""Text and the result panel grow with a large window, as the cards do; the column's text too."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSize
+from PySide6.QtGui import QFontInfo
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.ui.main_window import MainWindow
 from tests.ui.driver import play_to_the_end
+from tests.ui.test_layout import GAMES
 from tests.ui.test_main_window import window
 
 __all__ = ["window"]  # (the fixture)
@@ -47,3 +49,40 @@ def test_text_and_the_result_grow_with_the_window(qtbot: QtBot, window: MainWind
     back = measure(qtbot, window, QSize(1280, 800))
     assert back["status"] == small["status"]  # and comes back on a smaller window
     assert window.table.status.height() >= 2 * window.table.status.fontMetrics().lineSpacing()
+
+
+def cell_font(window: MainWindow, column: int) -> QFontInfo:
+    item = window.lobby_panel.games.item(0, column)
+    assert item is not None
+    return QFontInfo(item.font())
+
+
+def column_text(qtbot: QtBot, window: MainWindow, size: QSize) -> dict[str, int]:
+    window.resize(size)
+    qtbot.waitUntil(lambda: window.size() == size)
+    qtbot.wait(50)
+    lobby, panel = window.lobby_panel, window.panel
+    return {
+        "lobby": lobby.name_field.fontInfo().pixelSize(),
+        "games": lobby.games.fontInfo().pixelSize(),
+        "level": panel.level.fontInfo().pixelSize(),
+        "log": window.table.log.fontInfo().pixelSize(),
+        "title": panel.log_title.fontInfo().pixelSize(),
+        "game": cell_font(window, 0).pixelSize(),  # (bold: Ada's own game)
+        "seat": cell_font(window, 1).pixelSize(),
+        "width": window.column.width(),  # (the column widens with its text)
+    }
+
+
+def test_the_column_text_grows_on_a_wide_window(qtbot: QtBot, window: MainWindow) -> None:
+    window.start_offline("careful", seed=3)
+    window.lobby_panel.games.show_games(GAMES, "u-ada")  # (listed before the window grows)
+    small = column_text(qtbot, window, QSize(1280, 800))
+    large = column_text(qtbot, window, QSize(1920, 1080))
+    for key in small:
+        assert large[key] >= 1.15 * small[key], (key, small[key], large[key])
+        assert large[key] <= 1.5 * small[key], (key, small[key], large[key])  # modest
+    assert large["title"] > large["lobby"]  # the titles stay the larger
+    back = column_text(qtbot, window, QSize(1280, 800))
+    assert back == small  # and come back on a smaller window
+    assert cell_font(window, 0).bold()
