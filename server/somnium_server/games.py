@@ -304,7 +304,11 @@ class GameService:
         other = self._seat_for(request.opponent, level, None)
         # only games between two people are rated
         rated = isinstance(request, PersonOpponent) and request.rated and host.kind == "person"
-        return await self._open_game(request.name, user.id, [host, other], rated)
+        if request.odds and rated:
+            raise ApiError(422, "odds_in_rated_game",
+                           "the odds are never shown in a rated game: create a casual one")
+        return await self._open_game(request.name, user.id, [host, other], rated,
+                                     odds=request.odds)
 
     async def _with_ratings(self, seats: list[Seat]) -> list[Seat]:
         """The seats with each person's rating as they sit down (shown beside their name)."""
@@ -326,7 +330,8 @@ class GameService:
             ]
 
     async def _open_game(
-        self, name: str, created_by: str, seats: list[Seat], rated: bool = False
+        self, name: str, created_by: str, seats: list[Seat], rated: bool = False,
+        *, odds: bool = False,
     ) -> GameRoom:
         seats = await self._with_ratings(seats)
         game_id = new_game_id(self.rooms)
@@ -336,7 +341,8 @@ class GameService:
             id=game_id, name=name, created_at=time.time(), created_by=created_by,
             seats=seats, status="playing" if playing else "waiting", state=state,
             initial_state=state_to_dict(state), version=1, seq=0,
-            meta={"agreed": [], "rematch": None, "closed": False, "rated": rated},
+            meta={"agreed": [], "rematch": None, "closed": False, "rated": rated,
+                  "odds": odds},
             bot_seed=secrets.randbits(31), window=deque(maxlen=self.event_window),
         )
         table_events: list[dict[str, Any]] = [
@@ -562,7 +568,7 @@ class GameService:
             if len(agreed) == len(room.seats):
                 new = await self._open_game(
                     room.name, room.created_by, [Seat(**s.to_dict()) for s in room.seats],
-                    bool(room.meta.get("rated")),
+                    bool(room.meta.get("rated")), odds=bool(room.meta.get("odds")),
                 )
                 meta["rematch"] = new.id
                 events.append({"type": "rematch", "game_id": new.id})

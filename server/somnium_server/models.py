@@ -108,11 +108,21 @@ HOST_LEVEL = (
     "a computer of this level plays your seat and you watch "
     "(with a computer opponent: two computers play)"
 )
+# Odds on the table: agreed at Create, never in a rated game (422 odds_in_rated_game).
+ODDS = ("both players' tables show the odds of the next card (bust, Death, Fools left); "
+        "never in a rated game")
+# In the schema too: odds with a person in seat 0 need `"rated": false` (rated is the default).
+ODDS_NOT_RATED: dict[str, Any] = {"not": {
+    "required": ["odds"],
+    "properties": {"odds": {"const": True}, "rated": {"const": True},
+                   "host_level": {"type": "null"}},
+}}
 
 
 class PersonOpponent(Strict):
     """A new table with a seat open for a person to join."""
 
+    model_config = ConfigDict(json_schema_extra=ODDS_NOT_RATED)
     name: TableName
     opponent: Literal["person"]
     host_level: LevelKey | None = Field(default=None, description=HOST_LEVEL)
@@ -120,6 +130,7 @@ class PersonOpponent(Strict):
         default=True,
         description="counts for both players' ratings (never with a computer in a seat)",
     )
+    odds: bool = Field(default=False, description=ODDS)
 
 
 class ComputerOpponent(Strict):
@@ -129,6 +140,7 @@ class ComputerOpponent(Strict):
     opponent: Literal["computer"]
     level: LevelKey = Field(description="the computer opponent's level (see GET /levels)")
     host_level: LevelKey | None = Field(default=None, description=HOST_LEVEL)
+    odds: bool = Field(default=False, description=ODDS)
 
 
 
@@ -235,6 +247,7 @@ class GameSummary(BaseModel):
         default=[], description="per seat: its player has left (no stream open for a while)"
     )
     rated: bool = Field(default=False, description="counts for the players' ratings")
+    odds: bool = Field(default=False, description="the tables show the odds (agreed at Create)")
 
 
 class GameDetail(GameSummary):

@@ -147,6 +147,7 @@ class GameRoom:
             "winner": self.state.winner if self.state.over else None,
             "away": [away for away, _ in self.presence.shown],
             "rated": bool(self.meta.get("rated")),
+            "odds": bool(self.meta.get("odds")),
         }
 
     def detail(self) -> dict[str, Any]:
