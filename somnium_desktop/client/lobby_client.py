@@ -67,6 +67,7 @@ class GameSummary:
     winner: int | None = None
     created_at: float = 0.0
     away: tuple[bool, ...] = ()  # per seat: its player has left (their app is closed)
+    odds: bool = False  # the tables show the odds of the next card (agreed at Create)
 
     def is_away(self, seat: int) -> bool:
         return seat < len(self.away) and self.away[seat]
@@ -109,6 +110,7 @@ def _summary_fields(data: dict[str, Any]) -> dict[str, Any]:
         "winner": data.get("winner"),
         "created_at": float(data.get("created_at", 0.0)),
         "away": tuple(bool(away) for away in data.get("away") or ()),
+        "odds": data.get("odds") is True,
     }
 
 
@@ -287,11 +289,14 @@ class LobbyClient:
         data = self._call("GET", "/me", signed=True)
         return Account(str(data["id"]), str(data["display_name"]))
 
-    def create(self, name: str, level: str | None = None) -> GameDetail:
-        """Open a table: against a person (level None) or the computer at `level`."""
+    def create(self, name: str, level: str | None = None, *, odds: bool = False) -> GameDetail:
+        """Open a table: against a person (level None) or the computer at `level`; `odds`
+        shows the odds on both tables (refused for a rated game)."""
         body: dict[str, Any] = {"name": name, "opponent": "person"}
         if level is not None:
             body = {"name": name, "opponent": "computer", "level": level}
+        if odds:
+            body["odds"] = True
         return GameDetail.from_dict(self._call("POST", "/games", body, signed=True))
 
     def join(self, game_id: str) -> GameDetail:

@@ -118,6 +118,10 @@ class OfflineGame(TableSource):
         return True
 
     @property
+    def coached(self) -> bool:
+        return True  # (the odds here are the player's setting: the table asks it)
+
+    @property
     def pace_ms(self) -> int:
         return self._pace_ms
 

@@ -74,6 +74,10 @@ class GameOnTable(TableSource):
         return self._view if self.status != "waiting" else None
 
     @property
+    def shows_odds(self) -> bool:
+        return self._summary is not None and self._summary.odds
+
+    @property
     def status(self) -> str:
         """The game's state: waiting, playing or finished ("" before anything is known)."""
         return self._summary.status if self._summary is not None else ""

@@ -115,6 +115,16 @@ class TableSource(QObject):
         return None
 
     @property
+    def shows_odds(self) -> bool:
+        """Whether the table shows the odds of the next card: agreed at Create (online)."""
+        return False
+
+    @property
+    def coached(self) -> bool:
+        """Whether the coach may be asked (a game on this computer, never one with a person)."""
+        return False
+
+    @property
     def pending(self) -> bool:
         return self._pending
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -49,6 +50,8 @@ EMPTY_HINTS = {
     "finished": "No finished game yet.",
     "mine": "You play no game on this server yet.",
 }
+ODDS_TIP = ("Both tables show the chance that the next card busts the table or is Death, and "
+            "the Fools left. Never in a rated game.")
 MESSAGE_KEPT_MS = 30_000  # news in the message line goes after this (errors stay)
 CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
@@ -87,6 +90,12 @@ def status_text(game: GameSummary) -> str:
     if game.winner is not None and game.winner in (0, 1):
         return f"{short(game.names[game.winner])} won"
     return "Finished"
+
+
+def status_line(game: GameSummary) -> str:
+    """The status column: how the game stands, and "odds shown" when its tables show them
+    (a joiner agrees to them by joining)."""
+    return status_text(game) + (" · odds shown" if game.odds else "")
 
 
 class GameList(QTableWidget):
@@ -287,8 +296,9 @@ class GameList(QTableWidget):
                 item.setToolTip(label)
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Seat {seat + 1}: {label}")
                 item.setData(Qt.ItemDataRole.ForegroundRole, None)
-        status = self._cell(row, STATUS, status_text(game), opened)
-        status.setToolTip(status_text(game))
+        status = self._cell(row, STATUS, status_line(game), opened)
+        status.setToolTip(status_line(game) + (
+            ": both tables show the odds of the next card" if game.odds else ""))
         watching = self._cell(row, WATCHING, str(game.observers), opened)
         watching.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
         watching.setData(Qt.ItemDataRole.AccessibleTextRole, f"{game.observers} watching")
@@ -427,6 +437,10 @@ class LobbyPanel(QFrame):
         create_row = QHBoxLayout()
         create_row.addWidget(self.opponent, 1)
         create_row.addWidget(self.create_button)
+        # The odds at Create: both players agree (the joiner by joining); never when rated.
+        self.odds_box = QCheckBox("Show the odds to both players")
+        self.odds_box.setAccessibleName("Show the odds to both players")
+        self.odds_box.setToolTip(ODDS_TIP)
 
         self.games = GameList()
         self.games.chosen.connect(self._chosen)
@@ -474,6 +488,7 @@ class LobbyPanel(QFrame):
         layout.addWidget(self.server)
         layout.addWidget(self.name_field)
         layout.addLayout(create_row)
+        layout.addWidget(self.odds_box)
         layout.addLayout(games_row)
         layout.addWidget(self.games, 1)
         layout.addLayout(join_row)
@@ -549,6 +564,13 @@ class LobbyPanel(QFrame):
 
     def announce(self, text: str) -> None:
         announce(self.games, text)
+
+    def set_odds_allowed(self, allowed: bool) -> None:
+        """The odds may be asked for (not while a rated game is chosen)."""
+        self.odds_box.setEnabled(allowed)
+        if not allowed:
+            self.odds_box.setChecked(False)
+        self.odds_box.setToolTip(ODDS_TIP if allowed else "Never in a rated game")
 
     # ----- asked for -----
     def _create(self) -> None:

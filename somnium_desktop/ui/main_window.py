@@ -379,6 +379,7 @@ class MainWindow(QMainWindow):
     # ----- settings -----
     def apply_settings(self) -> None:
         self.table.scene.set_motion(self.settings.reduced_motion, self.settings.animation_speed)
+        self.table.coach.set_practice_odds(self.settings.practice_odds)
         if self.source is not None:
             from ..client.offline import OfflineGame
 

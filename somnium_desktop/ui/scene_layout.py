@@ -43,6 +43,7 @@ from .scene_geometry import (
     INK,
     LABEL_LEAST_PX,
     LONGEST_LABELS,
+    ODDS_LINES,
     SLOTS,
     STEAL_KEYS,
     Geometry,
@@ -134,6 +135,10 @@ class SceneLayout(QGraphicsScene):
         self.fools_label = self._text()
         self.death_label = self._text()
         self.discard_label = self._text()
+        # The odds of the next card, over the deck (shown only when the game has them on).
+        self.odds_labels = [self._text() for _ in range(ODDS_LINES)]
+        for label in self.odds_labels:
+            label.setVisible(False)
 
     def _outline(self, pen: QPen, brush: QBrush) -> QGraphicsPathItem:
         item = QGraphicsPathItem()
@@ -202,7 +207,8 @@ class SceneLayout(QGraphicsScene):
                 break
             size -= 1
         self._label_line = max(round(geo.card_w * 0.22), math.ceil(metrics.height()) + 1)
-        for label in (self.deck_label, self.fools_label, self.death_label, self.discard_label):
+        for label in (self.deck_label, self.fools_label, self.death_label, self.discard_label,
+                      *self.odds_labels):
             label.setFont(font)
             self._set_label(label, self._label_texts.get(id(label), label.text()))
         self._place_labels()
@@ -226,6 +232,16 @@ class SceneLayout(QGraphicsScene):
             width = label.boundingRect().width()
             left = min(max(2.0, x + (geo.card_w - width) / 2), self.width() - width - 2)
             label.setPos(round(left), round(y))
+        above = geo.row_y - geo.card_w * 0.06 - len(self.odds_labels) * line
+        for n, label in enumerate(self.odds_labels):
+            label.setPos(round(geo.deck_pos.x()), round(above + n * line))
+
+    def set_odds(self, lines: Sequence[str]) -> None:
+        """The odds of the next card over the deck, a line each; none hides them."""
+        for n, label in enumerate(self.odds_labels):
+            self._set_label(label, lines[n] if n < len(lines) else "")
+            label.setVisible(n < len(lines))
+        self._place_labels()
 
     def set_deck_info(
         self, count: int, fools: int | None = None, death: bool | None = None

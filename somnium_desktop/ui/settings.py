@@ -76,6 +76,15 @@ class Settings:
         self.store.setValue(SERVER_KEY, checked_address(value))
 
     @property
+    def practice_odds(self) -> bool:
+        """Offline games show the odds of the next card over the deck (off by default)."""
+        return _bool(self.store.value("offline/odds", False))
+
+    @practice_odds.setter
+    def practice_odds(self, value: bool) -> None:
+        self.store.setValue("offline/odds", bool(value))
+
+    @property
     def plaintext_tokens(self) -> bool:
         """The player chose to keep sign-ins in a plain file (there is no secure keyring)."""
         return _bool(self.store.value("online/plaintext_tokens", False))

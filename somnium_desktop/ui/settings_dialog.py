@@ -40,6 +40,9 @@ class SettingsDialog(QDialog):
         speed = settings.animation_speed
         current = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i][1] - speed))
         self.speed.setCurrentIndex(current)
+        self.practice_odds = QCheckBox("Show the &odds in offline games (bust, Death, Fools)")
+        self.practice_odds.setAccessibleName("Show the odds in offline games")
+        self.practice_odds.setChecked(settings.practice_odds)
         self.server = QLineEdit(settings.server_url)
         self.server.setPlaceholderText(SERVER_PLACEHOLDER)
         self.server.setAccessibleName("Lobby server address")
@@ -57,6 +60,7 @@ class SettingsDialog(QDialog):
         self.problem.hide()
         form.addRow(self.reduced_motion)
         form.addRow("Animation &speed", self.speed)
+        form.addRow(self.practice_odds)
         form.addRow("Lobby se&rver", self.server)
         form.addRow(self.problem)
         buttons = QDialogButtonBox(
@@ -86,6 +90,7 @@ class SettingsDialog(QDialog):
             return
         self.settings.reduced_motion = self.reduced_motion.isChecked()
         self.settings.animation_speed = float(self.speed.currentData())
+        self.settings.practice_odds = self.practice_odds.isChecked()
         self.settings.server_url = address
         self.settings.sync()
         super().accept()

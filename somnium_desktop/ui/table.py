@@ -125,6 +125,7 @@ class TableWidget(TableShows):
         # and the Game menu still can), so the row keeps its width on a small window.
         self.concede_button.setVisible(self._buttons_shown and not claim)
         self.hide_result_action.setEnabled(not self.game_over.isHidden())
+        self.coach.refresh(view)
         self._update_status(mine, steal)
         self._play_queued(mine)
 

@@ -181,6 +181,10 @@ class TableFrame(QWidget):
         self.status.setMinimumHeight(2 * self.status.fontMetrics().lineSpacing())
         self.status.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self._narrow: bool | None = None
+        from .table_coach import TableCoach  # the odds over the deck, and the coach
+
+        self.coach = TableCoach(self.scene, self.my_turn, self)
+        self.addAction(self.coach.action)
         self._arrange_controls(narrow=False)
         self.text_scale = 1.0
 
@@ -198,6 +202,7 @@ class TableFrame(QWidget):
         column.addWidget(self.opponent)
         column.addWidget(self.view, 1)
         column.addWidget(self.me)
+        column.addWidget(self.coach.bar)
         column.addWidget(controls)
         outer = QHBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -284,6 +289,10 @@ class TableFrame(QWidget):
         return False
 
     # ----- what TableWidget does for the frame -----
+    def my_turn(self) -> bool:
+        """Whether the player may act now (TableWidget knows)."""
+        raise NotImplementedError
+
     def _update_controls(self) -> None:
         """Enable what the shown view allows (TableWidget knows the controls' rules)."""
         raise NotImplementedError

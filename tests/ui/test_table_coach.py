@@ -1,0 +1,144 @@
+"""The odds over the deck and the coach, on the real table in offline games."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.offline import OfflineGame
+from somnium_desktop.game import Draw, EndTurn, View, new_game
+from somnium_desktop.game.cards import Kind, full_deck
+from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.settings import Settings
+from somnium_desktop.ui.settings_dialog import SettingsDialog
+from somnium_desktop.ui.table import TableWidget
+from tests.client.helpers import PlainBot
+from tests.online.helpers import LEVELS
+from tests.ui.driver import activate, close, wait_for_input
+
+
+def start(table: TableWidget, seed: int = 11) -> OfflineGame:
+    game = OfflineGame(lambda s: PlainBot(2), seed=seed, deal=new_game, pace_ms=0)
+    table.set_source(game)
+    game.start()
+    return game
+
+
+def counted(view: View) -> tuple[str, str, str]:
+    """The bust and Death chances and the Fools left, counted card by card from what is out."""
+    out = [*view.table, *view.discard, *view.banks[0], *view.banks[1]]
+    unseen = [card for card in set(full_deck()) if card not in out]  # (each card once)
+    suits = {card.suit for card in view.table}
+    bust = sum(1 for card in unseen if card.suit is not None and card.suit in suits)
+    death = sum(1 for card in unseen if card.kind is Kind.DEATH)
+    fools = 3 - sum(1 for card in out if card.kind is Kind.FOOL)
+
+    def shown(count: int) -> str:
+        value = Fraction(count, view.deck_count)
+        return "<1%" if 0 < value < Fraction(1, 200) else f"{round(float(value) * 100)}%"
+
+    return f"Bust {shown(bust)}", f"Death {shown(death)}", f"Fools left {fools}"
+
+
+def odds_shown(table: TableWidget) -> list[str]:
+    return [label.text() for label in table.scene.odds_labels if label.isVisible()]
+
+
+def test_the_odds_follow_every_card_and_only_with_the_setting(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    start(table)
+    wait_for_input(qtbot, table)
+    assert odds_shown(table) == []  # off by default
+    table.coach.set_practice_odds(True)
+    assert odds_shown(table) == ["Odds", "Bust 0%", "Death 2%", "Fools left 3"]
+    seen: set[tuple[str, ...]] = set()
+    for _ in range(12):
+        wait_for_input(qtbot, table)
+        view = table.shown
+        assert view is not None
+        if view.over:
+            break
+        assert odds_shown(table)[1:] == list(counted(view))
+        seen.add(tuple(odds_shown(table)))
+        tip = table.scene.odds_labels[1].toolTip()
+        assert f"of {view.deck_count} unseen cards" in tip
+        if view.steal_pending:
+            table.steal(view.stealable[0])
+        elif len(view.table) >= 2:
+            table.end_turn()
+        else:
+            table.draw()
+        qtbot.waitUntil(lambda v=view: table.shown is not v, timeout=5000)  # type: ignore[misc]
+    assert len(seen) > 3  # the odds moved with the cards
+    table.coach.set_practice_odds(False)
+    assert odds_shown(table) == []
+
+
+def test_the_coach_answers_for_the_position_shown_and_clears_when_it_changes(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    start(table, seed=5)
+    wait_for_input(qtbot, table)
+    assert table.coach.bar.isVisible() and table.coach.button.isVisible()
+    assert table.coach.button.text() == "What would the expert do?"
+    while True:  # to a position where both banking and drawing are open
+        wait_for_input(qtbot, table)
+        view = table.shown
+        assert view is not None and not view.over
+        if EndTurn() in view.legal and Draw() in view.legal:
+            break
+        table.take(view.legal[0] if view.steal_pending else Draw())
+        qtbot.waitUntil(lambda v=view: table.shown is not v, timeout=5000)  # type: ignore[misc]
+    activate(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_H)
+    qtbot.waitUntil(lambda: table.coach.answer.text().startswith("The expert would"),
+                    timeout=10000)
+    answer = table.coach.answer.text()
+    assert "Draw: " in answer and "Bank: " in answer and "% to win" in answer
+    choice = answer.split(".", 1)[0].removeprefix("The expert would ")
+    assert choice in ("draw", "bank")
+    before = table.shown
+    table.draw()  # a new position: the answer for the old one goes
+    qtbot.waitUntil(lambda: table.shown is not before, timeout=5000)
+    assert table.coach.answer.text() == ""
+    # Asked when it is not the player's turn, the coach says when it answers.
+    game = table.source
+    assert isinstance(game, OfflineGame)
+    game.set_pace(400)
+    while table.shown is not None and not table.shown.over and table.my_turn():
+        view = table.shown
+        table.take(EndTurn() if EndTurn() in view.legal else view.legal[0])
+        qtbot.waitUntil(lambda v=view: table.shown is not v, timeout=5000)  # type: ignore[misc]
+    if table.shown is not None and not table.shown.over:
+        assert not table.coach.action.isEnabled()
+        table.coach.ask()
+        assert table.coach.answer.text() == "The coach answers on your turn."
+
+
+def test_the_setting_is_kept_and_turns_the_odds_on_for_offline_play(
+    qtbot: QtBot, settings: Settings, tmp_path: Path
+) -> None:
+    assert settings.practice_odds is False
+    window = MainWindow(settings, LEVELS)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    try:
+        window.start_offline()
+        wait_for_input(qtbot, window.table)
+        assert odds_shown(window.table) == []
+        dialog = SettingsDialog(settings, window)
+        dialog.accepted.connect(window.apply_settings)
+        dialog.practice_odds.setChecked(True)
+        dialog.accept()
+        assert settings.practice_odds is True
+        assert odds_shown(window.table)[0] == "Odds"
+        again = Settings(settings.store)
+        assert again.practice_odds is True
+    finally:
+        close(qtbot, window)
