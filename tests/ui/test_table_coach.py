@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -10,8 +9,7 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.offline import OfflineGame
-from somnium_desktop.game import Draw, EndTurn, View, new_game
-from somnium_desktop.game.cards import Kind, full_deck
+from somnium_desktop.game import Draw, EndTurn, new_game
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
@@ -19,6 +17,7 @@ from somnium_desktop.ui.table import TableWidget
 from tests.client.helpers import PlainBot
 from tests.online.helpers import LEVELS
 from tests.ui.driver import activate, close, wait_for_input
+from tests.ui.odds_shown import counted, odds_shown
 
 
 def start(table: TableWidget, seed: int = 11) -> OfflineGame:
@@ -26,26 +25,6 @@ def start(table: TableWidget, seed: int = 11) -> OfflineGame:
     table.set_source(game)
     game.start()
     return game
-
-
-def counted(view: View) -> tuple[str, str, str]:
-    """The bust and Death chances and the Fools left, counted card by card from what is out."""
-    out = [*view.table, *view.discard, *view.banks[0], *view.banks[1]]
-    unseen = [card for card in set(full_deck()) if card not in out]  # (each card once)
-    suits = {card.suit for card in view.table}
-    bust = sum(1 for card in unseen if card.suit is not None and card.suit in suits)
-    death = sum(1 for card in unseen if card.kind is Kind.DEATH)
-    fools = 3 - sum(1 for card in out if card.kind is Kind.FOOL)
-
-    def shown(count: int) -> str:
-        value = Fraction(count, view.deck_count)
-        return "<1%" if 0 < value < Fraction(1, 200) else f"{round(float(value) * 100)}%"
-
-    return f"Bust {shown(bust)}", f"Death {shown(death)}", f"Fools left {fools}"
-
-
-def odds_shown(table: TableWidget) -> list[str]:
-    return [label.text() for label in table.scene.odds_labels if label.isVisible()]
 
 
 def test_the_odds_follow_every_card_and_only_with_the_setting(
