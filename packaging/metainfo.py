@@ -36,6 +36,7 @@ SCREENSHOTS = {
     "steal": "Stealing after a Fool: the opponent's suits glow",
     "game-over": "A finished game: the score and a rematch",
     "watching": "Watching another game from the lobby",
+    "coach": "The odds of the next card over the deck, and the coach's answer",
 }
 SCREENSHOT_SIZE = (1280, 800)  # scripts/screenshots.py takes them at this size
 RELEASE = re.compile(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d\d-\d\d)$", re.M)

@@ -11,7 +11,9 @@ computer with fixed seeds, stops at moments worth showing (a table mid-game, a s
 Fool, the end of a game), watches the game in play, and saves what the X server shows of the
 window (1280x800) each time: the lobby on the right lists the server's games throughout. The
 table mid-game is also taken at 1024x640, at the window's minimum size and at 1920x1080
-(docs/screenshots/sizes/), to look at how the table and the column give way or grow.
+(docs/screenshots/sizes/), to look at how the table and the column give way or grow. With
+the odds shown (the offline setting), a table at a decision asks the coach, at 1280x800 and
+1024x640 (coach.png, sizes/coach-1024x640.png); `--odds` takes only those two.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ class Lobby:
         self.server.stop()
 
 
-def shoot(offscreen: bool) -> None:
+def shoot(offscreen: bool, odds_only: bool = False) -> None:
     """In the child: drive the app and save the pictures."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -208,6 +210,32 @@ def shoot(offscreen: bool) -> None:
     window.lobby_panel.show_message("")
     OUT.mkdir(parents=True, exist_ok=True)
 
+    def deciding(view: View) -> bool:
+        """Bank or draw, with cards on the table and in both banks: the coach has options."""
+        return (len(view.table) >= 2 and Draw() in view.legal and EndTurn() in view.legal
+                and min(len(bank) for bank in view.banks) >= 4 and view.death_left
+                and window.table.scene.bottom_seat == 0)
+
+    settings.practice_odds = True  # the odds over the deck, and the coach's answer
+    window.apply_settings()
+    if play_until(deciding, range(1, 200)):
+        window.table.coach.ask()
+        wait(lambda: window.table.coach.answer.text().startswith("The expert would"),
+             "the coach's answer")
+        save("coach.png")
+        window.resize(*OTHER_SIZES["1024x640"])
+        settle(300)
+        save("sizes/coach-1024x640.png")
+        window.resize(*SIZE)
+        settle(300)
+    settings.practice_odds = False
+    window.apply_settings()
+    if odds_only:
+        window.close()
+        settle(100)
+        lobby.close()
+        return
+
     def mid_game(view: View) -> bool:
         me = window.table.scene.bottom_seat
         return (len(view.table) >= 3 and view.deck_count <= 26 and not view.steal_pending
@@ -276,14 +304,17 @@ def policy(view: View, seat: int) -> Action:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--offscreen", action="store_true", help="no X server: render offscreen")
+    parser.add_argument("--odds", action="store_true",
+                        help="only the table with the odds and the coach's answer")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         sys.path.insert(0, str(ROOT))  # (the simulated browser of the tests signs people in)
-        shoot(os.environ.get("QT_QPA_PLATFORM") == "offscreen")
+        shoot(os.environ.get("QT_QPA_PLATFORM") == "offscreen", args.odds)
         return 0
     env = dict(os.environ)
-    command = [sys.executable, str(Path(__file__).resolve()), "--child"]
+    command = [sys.executable, str(Path(__file__).resolve()), "--child",
+               *(["--odds"] if args.odds else [])]
     if args.offscreen:
         env["QT_QPA_PLATFORM"] = "offscreen"
         return subprocess.run(command, env=env, cwd=ROOT, check=False).returncode

@@ -45,6 +45,7 @@ R — rematch, once the game is over<br>
 Esc — put the result away, to look over the final table<br>
 Alt+C — concede (asks first)<br>
 W — claim the win from an opponent who left the table (online, after two minutes)<br>
+H or ? — offline, on your turn: what would the expert do?<br>
 Ctrl+N — new offline game at the level picked on the right (asks first if one is in play)<br>
 Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
 Enter on an open seat joins<br>

@@ -1,4 +1,4 @@
-"""The Settings dialog: reduced motion, animation speed and the lobby server."""
+"""The Settings dialog: reduced motion, animation speed, the odds offline, the lobby server."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolBut
 from ..client.tasks import Generation, Operations
 from ..game.odds import odds, percent
 from ..game.view import View
+from .scene_geometry import ACCENT
 from .table_widgets import table_action
 
 if TYPE_CHECKING:  # (the coach and its expert load when first asked, not at start-up)
@@ -65,6 +66,7 @@ class TableCoach(QObject):
                                    "What would the expert do? The win chance of each option")
         self.action.setShortcuts([QKeySequence(COACH_KEY), QKeySequence("?")])
         self.action.triggered.connect(self.ask)
+        self.scene.odds_labels[0].setBrush(ACCENT)  # the block's title, "Odds"
         self._build()
 
     def _build(self) -> None:
