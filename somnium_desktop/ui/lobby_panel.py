@@ -54,6 +54,7 @@ CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
 OPEN = "open"  # a click watches (or, at one's own table, plays)
 JOIN = "join"  # a click takes the open seat
+REPLAY = "replay"  # a click on a finished game's result replays it
 
 
 def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
@@ -287,8 +288,16 @@ class GameList(QTableWidget):
                 item.setToolTip(label)
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Seat {seat + 1}: {label}")
                 item.setData(Qt.ItemDataRole.ForegroundRole, None)
-        status = self._cell(row, STATUS, status_text(game), opened)
-        status.setToolTip(status_text(game))
+        finished = game.status == "finished"
+        status = self._cell(row, STATUS, status_text(game), (REPLAY, game.id) if finished
+                            else opened)
+        status.setToolTip(f"{status_text(game)}: click to replay the game" if finished
+                          else status_text(game))
+        status.setData(Qt.ItemDataRole.AccessibleTextRole,
+                       f"{status_text(game)}: press Enter to replay" if finished else None)
+        font = QFont(self.font())
+        font.setUnderline(finished)
+        status.setFont(font)
         watching = self._cell(row, WATCHING, str(game.observers), opened)
         watching.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
         watching.setData(Qt.ItemDataRole.AccessibleTextRole, f"{game.observers} watching")
@@ -377,6 +386,7 @@ class LobbyPanel(QFrame):
     create_clicked = Signal(str, object)  # the table's name, a computer level key or None
     open_clicked = Signal(str)  # a game id: watch it (or play, at one's own table)
     join_clicked = Signal(str)  # a game id: take its open seat
+    replay_clicked = Signal(str)  # a finished game's id: replay it
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -560,7 +570,8 @@ class LobbyPanel(QFrame):
             self.join_clicked.emit(game_id)
 
     def _chosen(self, what: str, game_id: str) -> None:
-        (self.join_clicked if what == JOIN else self.open_clicked).emit(game_id)
+        asked = {JOIN: self.join_clicked, REPLAY: self.replay_clicked}
+        asked.get(what, self.open_clicked).emit(game_id)
 
     def focus_games(self) -> None:
         self.games.setFocus(Qt.FocusReason.ShortcutFocusReason)

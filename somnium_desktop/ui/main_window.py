@@ -13,6 +13,7 @@ from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
 from .players_hooks import open_players
+from .replay_open import wire_replays
 from .settings import Settings
 from .table import TableWidget, new_action
 from .table_scale import column_scale, column_sheet
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
     from ..client.offline import OfflineGame
     from ..client.online import OnlineGame
+    from ..client.replay import Replay
     from .chat_view import ChatView
     from .lobby_panel import LobbyPanel
     from .notify import Notifier
@@ -45,6 +47,7 @@ R — rematch, once the game is over<br>
 Esc — put the result away, to look over the final table<br>
 Alt+C — concede (asks first)<br>
 W — claim the win from an opponent who left the table (online, after two minutes)<br>
+P — replay a finished game; in a replay ← → step, Home and End jump to the ends<br>
 Ctrl+N — new offline game at the level picked on the right (asks first if one is in play)<br>
 Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
 Enter on an open seat joins<br>
@@ -155,6 +158,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(splitter)
         self.source: TableSource | None = None
         self._make_menus()
+        wire_replays(self)
         self.apply_settings()
         geometry = self.settings.store.value("window/geometry")
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
@@ -318,6 +322,7 @@ class MainWindow(QMainWindow):
 
             self.online = OnlinePlay(self.settings, self.lobby_panel, self, options)
             self.online.game_opened.connect(self._open_online)
+            self.online.replay_opened.connect(self.open_replay)
             self.online.attention.connect(self.notifier.notify)
             self.online.left_server.connect(self._left_server)
             self.online.table_free = lambda: self.source is None
@@ -331,6 +336,13 @@ class MainWindow(QMainWindow):
         self._replace_source(game)
         game.your_turn.connect(lambda: self._your_turn(game))
         game.start()
+        self.table.view.setFocus()
+
+    def open_replay(self, replay: Replay | None, offline: bool = False) -> None:
+        """Show a finished game again on the table (see replay_bar); None takes it off."""
+        from ..client.replay_source import ReplaySource
+
+        self._replace_source(ReplaySource(replay, offline=offline) if replay else None)
         self.table.view.setFocus()
 
     def _your_turn(self, game: OnlineGame) -> None:

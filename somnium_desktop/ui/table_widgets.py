@@ -218,8 +218,29 @@ class GameOverPanel(QFrame):
         self.rematch.setAccessibleName("Rematch")
         layout.addWidget(self.title)
         layout.addWidget(self.detail)
-        layout.addWidget(self.rematch, 0, Qt.AlignmentFlag.AlignHCenter)
+        self.row = QHBoxLayout()  # Rematch, and what else may follow a game (add_button)
+        self.row.setSpacing(8)
+        self.row.addWidget(self.rematch)
+        layout.addLayout(self.row)
+        self.row.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.hide()
+
+    def add_button(self, action: QAction, name: str) -> QToolButton:
+        """A button beside Rematch for `action`, shown while the action is enabled."""
+        button = QToolButton()
+        button.setDefaultAction(action)
+        button.setObjectName("tableButton")
+        button.setAccessibleName(name)
+        button.setVisible(action.isEnabled())
+        self.row.addWidget(button)
+
+        def follow(enabled: bool) -> None:
+            button.setVisible(enabled)
+            if not self.isHidden():
+                self.refit()
+
+        action.enabledChanged.connect(follow)
+        return button
 
     def show_result(self, title: str, detail: str, can_rematch: bool) -> None:
         self.title.setText(title)
