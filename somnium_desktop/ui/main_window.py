@@ -13,7 +13,7 @@ from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
 from .players_hooks import open_players
-from .replay_open import wire_replays
+from .replay_open import Replays
 from .settings import Settings
 from .table import TableWidget, new_action
 from .table_scale import column_scale, column_sheet
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
     from ..client.offline import OfflineGame
     from ..client.online import OnlineGame
-    from ..client.replay import Replay
     from .chat_view import ChatView
     from .lobby_panel import LobbyPanel
     from .notify import Notifier
@@ -158,7 +157,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(splitter)
         self.source: TableSource | None = None
         self._make_menus()
-        wire_replays(self)
+        self.replays = Replays(self, self._replace_source)
         self.apply_settings()
         geometry = self.settings.store.value("window/geometry")
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
@@ -322,7 +321,7 @@ class MainWindow(QMainWindow):
 
             self.online = OnlinePlay(self.settings, self.lobby_panel, self, options)
             self.online.game_opened.connect(self._open_online)
-            self.online.replay_opened.connect(self.open_replay)
+            self.online.replay_opened.connect(self.replays.open)
             self.online.attention.connect(self.notifier.notify)
             self.online.left_server.connect(self._left_server)
             self.online.table_free = lambda: self.source is None
@@ -336,13 +335,6 @@ class MainWindow(QMainWindow):
         self._replace_source(game)
         game.your_turn.connect(lambda: self._your_turn(game))
         game.start()
-        self.table.view.setFocus()
-
-    def open_replay(self, replay: Replay | None, offline: bool = False) -> None:
-        """Show a finished game again on the table (see replay_bar); None takes it off."""
-        from ..client.replay_source import ReplaySource
-
-        self._replace_source(ReplaySource(replay, offline=offline) if replay else None)
         self.table.view.setFocus()
 
     def _your_turn(self, game: OnlineGame) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.describe import Speaker
@@ -95,6 +96,17 @@ def test_an_offline_game_replays_step_by_step(
     QTest.mouseClick(table.replaying.bar.leave_button, Qt.MouseButton.LeftButton)
     assert table.source is None and table.replay is None
     assert not table.replaying.bar.isVisible() and table.draw_button.isHidden()
+
+    # A replay asked for while a game is in play asks first: No keeps the game, Yes leaves it.
+    second = window.start_offline(seed=12)
+    for answer in (QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes):
+        window.replays.open(replay, offline=True)
+        box = window.replays.confirm
+        assert box is not None and window.source is second
+        box.done(answer)
+    assert window.source is not second and table.replay is replay and replay.step == 0
+    settled(qtbot, table, views[0])
+    assert table.log.count() == 0
 
 
 def test_a_replay_step_holds_a_view_never_a_game_state() -> None:
