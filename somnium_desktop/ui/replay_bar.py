@@ -65,10 +65,10 @@ class ReplayMode(QObject):
     def __init__(self, table: TableWidget) -> None:
         super().__init__(table)
         self.table = table
-        self.start_action = table_action(table, "⏮ Start", "Home", "Go to the deal")
+        self.start_action = table_action(table, "« Start", "Home", "Go to the deal")
         self.back_action = table_action(table, "◀ Back", "Left", "One action back")
         self.forward_action = table_action(table, "Forward ▶", "Right", "One action on")
-        self.end_action = table_action(table, "End ⏭", "End", "Go to the end")
+        self.end_action = table_action(table, "End »", "End", "Go to the end")
         self.leave_action = table_action(table, "Leave replay", "", "Leave the replay")
         self.open_action = table_action(table, "Re&play", "P", "Replay this game")
         self.steps = [self.start_action, self.back_action, self.forward_action, self.end_action]

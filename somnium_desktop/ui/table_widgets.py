@@ -147,6 +147,17 @@ class GameLog(QTextEdit):
         )
         self._lines: list[str] = []
         self._headlines: list[bool] = []
+        # Scrolled to its end, it stays there as its lines wrap anew (the window resized).
+        self._at_end = True
+        self.verticalScrollBar().valueChanged.connect(self._scrolled)
+        self.verticalScrollBar().rangeChanged.connect(self._rewrapped)
+
+    def _scrolled(self, value: int) -> None:
+        self._at_end = value >= self.verticalScrollBar().maximum()
+
+    def _rewrapped(self, _low: int, high: int) -> None:
+        if self._at_end:
+            self.verticalScrollBar().setValue(high)
 
     def put_first(self, lines: list[tuple[str, bool]]) -> None:
         """Lines (text, headline) ahead of those there already: a game's history."""
@@ -218,21 +229,18 @@ class GameOverPanel(QFrame):
         self.rematch.setAccessibleName("Rematch")
         layout.addWidget(self.title)
         layout.addWidget(self.detail)
-        self.row = QHBoxLayout()  # Rematch, and what else may follow a game (add_button)
-        self.row.setSpacing(8)
-        self.row.addWidget(self.rematch)
-        layout.addLayout(self.row)
-        self.row.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        layout.addWidget(self.rematch, 0, Qt.AlignmentFlag.AlignHCenter)
         self.hide()
 
     def add_button(self, action: QAction, name: str) -> QToolButton:
-        """A button beside Rematch for `action`, shown while the action is enabled."""
+        """A button under Rematch for `action`, shown while the action is enabled (under, not
+        beside: the panel keeps its width, a share of the table's)."""
         button = QToolButton()
         button.setDefaultAction(action)
         button.setObjectName("tableButton")
         button.setAccessibleName(name)
         button.setVisible(action.isEnabled())
-        self.row.addWidget(button)
+        self.box.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
 
         def follow(enabled: bool) -> None:
             button.setVisible(enabled)

@@ -78,6 +78,10 @@ def test_an_offline_game_replays_step_by_step(
     QTest.keyClick(table, Qt.Key.Key_End)
     settled(qtbot, table, views[-1])
     assert table.log.lines() == played  # the whole log, as it was at the end
+    bar = table.log.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == bar.maximum()
+    window.resize(1024, 640)  # its lines wrap anew: the log keeps showing the last ones
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum() and window.width() == 1024)
     assert not table.replaying.forward_action.isEnabled()
     assert not table.game_over.isHidden()  # the result, without Rematch nor Replay
     assert not table.game_over.rematch.isVisible() and not button.isVisible()
@@ -102,9 +106,9 @@ def test_an_offline_game_replays_step_by_step(
     for answer in (QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes):
         window.replays.open(replay, offline=True)
         box = window.replays.confirm
-        assert box is not None and window.source is second
+        assert box is not None and table.source is second
         box.done(answer)
-    assert window.source is not second and table.replay is replay and replay.step == 0
+    assert table.source is not second and table.replay is replay and replay.step == 0
     settled(qtbot, table, views[0])
     assert table.log.count() == 0
 
