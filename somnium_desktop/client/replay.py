@@ -46,6 +46,7 @@ class Replay:
         game_id: str,
         name: str,
         my_seat: int | None = None,
+        claimed_from: int | None = None,
     ) -> None:
         if not steps:
             raise ValueError("a replay has at least the deal")
@@ -54,6 +55,7 @@ class Replay:
         self.game_id = game_id
         self.name = name
         self.my_seat = my_seat  # the seat of the player looking again (told as "You"), if any
+        self.claimed_from = claimed_from  # the seat that lost by leaving the table, if so
         self._step = 0
 
     @property
@@ -112,7 +114,8 @@ class Replay:
         """The log up to the step shown: (sentence, headline) for each event, as the table's
         log tells them (a headline starts a turn or ends the game)."""
         speaker = Speaker(self.names, self.my_seat)
-        return [(speaker.describe(event), isinstance(event, TurnPassed | GameEnded))
+        claimed = self.claimed_from
+        return [(speaker.describe(event, claimed), isinstance(event, TurnPassed | GameEnded))
                 for event in self.history()]
 
 
@@ -122,6 +125,7 @@ def from_server(
     names: tuple[str, str],
     name: str,
     my_seat: int | None = None,
+    claimed_from: int | None = None,
 ) -> Replay:
     """A replay from the server's answers: `GET /games/{id}/replay` (the view after each
     action, by version) and the game's log (the events each version caused)."""
@@ -139,7 +143,8 @@ def from_server(
             events=tuple(caused.get(int(raw["version"]), ())) if index else (),
             view=view_from_dict(raw["view"]),
         ))
-    return Replay(steps, names, game_id=str(data["game_id"]), name=name, my_seat=my_seat)
+    return Replay(steps, names, game_id=str(data["game_id"]), name=name, my_seat=my_seat,
+                  claimed_from=claimed_from)
 
 
 def fetch(client: LobbyClient, game_id: str, user_id: str | None = None) -> Replay:
@@ -148,4 +153,5 @@ def fetch(client: LobbyClient, game_id: str, user_id: str | None = None) -> Repl
     detail = client.game(game_id)
     data = client.replay(game_id)
     log = client.log(game_id)
-    return from_server(data, log, detail.names, detail.name, my_seat=detail.seat_of(user_id))
+    return from_server(data, log, detail.names, detail.name, my_seat=detail.seat_of(user_id),
+                       claimed_from=detail.claimed_from)

@@ -58,6 +58,10 @@ class ReplaySource(TableSource):
         return True
 
     @property
+    def claimed_from(self) -> int | None:
+        return self.replay.claimed_from
+
+    @property
     def view(self) -> View:
         return self.replay.view
 

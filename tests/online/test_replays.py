@@ -11,8 +11,9 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.describe import Speaker
-from somnium_desktop.client.lobby_client import GameEvent
+from somnium_desktop.client.lobby_client import GameEvent, LobbyClient
 from somnium_desktop.client.online import OnlineGame
+from somnium_desktop.client.replay import fetch as fetch_replay
 from somnium_desktop.client.replay_source import ReplaySource
 from somnium_desktop.game.events import Event
 from somnium_desktop.game.view import View, view_from_dict
@@ -23,6 +24,7 @@ from tests.server.helpers import LiveServer
 from tests.ui.driver import activate
 
 from .helpers import click_cell, close_windows, lobby_row, open_window, play, seated_game
+from .test_presence_window import quick_lobby  # noqa: F401  (away at once, claimable soon)
 
 
 def server_replay(lobby: LiveServer, game_id: str) -> tuple[list[View], list[list[Event]]]:
@@ -153,3 +155,24 @@ def test_the_result_panel_replays_ones_own_game(
     finally:
         close_windows(qtbot, ada)
 
+
+
+def test_a_claimed_win_is_told_as_such_in_the_replay(
+    qtbot: QtBot, quick_lobby: LiveServer  # noqa: F811
+) -> None:
+    game_id, players = seated_game(quick_lobby)  # nobody keeps a stream open: both away
+    claimed: list[int] = []
+
+    def claim() -> bool:
+        claimed.append(players[0].post(f"/games/{game_id}/claim").status_code)
+        return claimed[-1] == 200
+
+    qtbot.waitUntil(claim, timeout=5000)
+    replay = fetch_replay(LobbyClient(quick_lobby.base), game_id, players[0].user_id)
+    assert replay.my_seat == 0 and replay.claimed_from == 1 and replay.end() == 1
+    assert [text for text, _ in replay.lines()] == [
+        "You claimed the win: Bea left the table.",
+        "Game over: you won, 0 to 0 (Bea left the table)."]
+    source = ReplaySource(replay)
+    assert source.claimed_from == 1 and source.read_only and source.can_replay is False
+    source.deleteLater()
