@@ -218,7 +218,7 @@ class MainWindow(QMainWindow):
         game.addSeparator()
         for action in (self.table.draw_action, self.table.end_turn_action,
                        self.table.rematch_action, self.table.concede_action,
-                       self.table.claim_action):
+                       self.table.claim_action, self.table.replaying.open_action):
             game.addAction(action)
         game.addSeparator()
         self.lobby_action = new_action("Go to the &lobby", self)

@@ -47,7 +47,8 @@ def test_an_offline_game_replays_step_by_step(
     played = table.log.lines()
     button = table.replay_button
     qtbot.waitUntil(button.isVisible)
-    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert table.replaying.open_action in window.game_menu.actions()
+    QTest.keyClick(table, Qt.Key.Key_P)  # (the button, and the Game menu, do the same)
 
     replay = table.replay
     assert replay is not None and isinstance(window.source, ReplaySource)
