@@ -8,12 +8,13 @@ players who sign in with local accounts: one in play between two people, one aga
 computer, one finished and one waiting for a player; someone watches the game in play. The
 window signs in too and opens a table of its own. Then it plays offline games against the
 computer with fixed seeds, stops at moments worth showing (a table mid-game, a steal after a
-Fool, the end of a game), watches the game in play, and saves what the X server shows of the
-window (1280x800) each time: the lobby on the right lists the server's games throughout. The
-table mid-game is also taken at 1024x640, at the window's minimum size and at 1920x1080
-(docs/screenshots/sizes/), to look at how the table and the column give way or grow. With
-the odds shown (the offline setting), a table at a decision asks the coach, at 1280x800 and
-1024x640 (coach.png, sizes/coach-1024x640.png); `--odds` takes only those two.
+Fool, the end of a game and its replay), watches the game in play, and saves what the X
+server shows of the window (1280x800) each time: the lobby on the right lists the server's
+games throughout. The table mid-game is also taken at 1024x640, at the window's minimum size
+and at 1920x1080 (docs/screenshots/sizes/), to look at how the table and the column give way
+or grow; the replay at 1024x640 too. With the odds shown (the offline setting), a table at a
+decision asks the coach, at 1280x800 and 1024x640 (coach.png, sizes/coach-1024x640.png);
+`--odds` takes only those two.
 """
 
 from __future__ import annotations
@@ -275,6 +276,22 @@ def shoot(offscreen: bool, odds_only: bool = False) -> None:
             act(view)
     settle(300)
     save("game-over.png")
+
+    # That game again, as a replay (its Replay button), at a move in its middle.
+    window.table.replaying.open_action.trigger()
+    replay = window.table.replay
+    assert replay is not None
+    middle = min(range(replay.length + 1), key=lambda step: (
+        len(replay.steps[step].view.table) < 2, abs(step - replay.length // 2)))
+    window.table.replay_go_to(middle)
+    settle(300)
+    save("replay.png")
+    window.resize(*OTHER_SIZES["1024x640"])
+    settle(300)
+    save("sizes/replay-1024x640.png")
+    window.resize(*SIZE)
+    settle(300)
+    window.table.replaying.leave_action.trigger()
 
     # Watching the game in play between Ada and Bea, from its line in the lobby.
     row = window.lobby_panel.games.row_of(watched)

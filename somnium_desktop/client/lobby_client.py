@@ -251,6 +251,10 @@ class LobbyClient:
         """Every event of a game so far, oldest first."""
         return [GameEvent.from_dict(e) for e in self._call("GET", f"/games/{_path(game_id)}/log")]
 
+    def replay(self, game_id: str) -> dict[str, Any]:
+        """A finished game's public view after each action (`GET /games/{id}/replay`)."""
+        return dict(self._call("GET", f"/games/{_path(game_id)}/replay"))
+
     def events_url(self, game_id: str) -> str:
         return f"{self.base_url}/games/{_path(game_id)}/events"
 

@@ -13,6 +13,7 @@ from ..game.errors import IllegalAction
 from ..game.events import Event
 from ..game.state import GameState, apply, new_game
 from ..game.view import View, view_of
+from .replay import Replay, ReplayStep
 from .source import TableSource
 from .tasks import Generation, Operations
 
@@ -62,6 +63,7 @@ class OfflineGame(TableSource):
         self._answer: Action | None = None
         self._closed = False
         self._state, self._view, self._bot, self._seed = self._fresh(seed)
+        self._steps: list[ReplayStep] = []  # the public record of the game, for its replay
 
     def _fresh(self, seed: int | None) -> tuple[GameState, View, Bot, int]:
         seed = new_seed() if seed is None else seed
@@ -70,6 +72,7 @@ class OfflineGame(TableSource):
 
     def start(self) -> None:
         """Show the first view and let the computer move if it goes first."""
+        self._steps = [ReplayStep(None, None, (), self._view)]
         self.started.emit()
         self.view_changed.emit(self._view)
         self._schedule_bot()
@@ -120,6 +123,15 @@ class OfflineGame(TableSource):
     @property
     def coached(self) -> bool:
         return True  # (the odds here are the player's setting: the table asks it)
+    def can_replay(self) -> bool:
+        return self._state.over
+
+    def local_replay(self) -> Replay | None:
+        """The finished game from its public views and events only (the deck is left out)."""
+        if not self._state.over:
+            return None
+        return Replay(self._steps, self.names, game_id=self.game_id,
+                      name="you against the computer", my_seat=self._human)
 
     @property
     def pace_ms(self) -> int:
@@ -159,6 +171,7 @@ class OfflineGame(TableSource):
         self._state, events = apply(self._state, seat, action)
         self._asked.move_on()  # (a thought about the game before is dropped)
         self._view = view_of(self._state)
+        self._steps.append(ReplayStep(seat, action, tuple(events), self._view))
         self._emit(events)
 
     def _emit(self, events: list[Event]) -> None:

@@ -31,6 +31,11 @@ class OnlineGame(FollowedGame):
     rematch the source follows the players to the new game (`started` says so).
     """
 
+    @property
+    def can_replay(self) -> bool:
+        view = self.view
+        return view is not None and view.over and not self.closed
+
     # ----- actions -----
     def act(self, action: Action) -> None:
         if self.closed or self.my_seat is None or self._summary is None:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Signal
 
 from ..game.actions import Action, Concede, Draw, EndTurn, Steal
 from ..game.cards import Suit
 from ..game.view import View
+
+if TYPE_CHECKING:
+    from .replay import Replay
 
 
 class TableSource(QObject):
@@ -87,6 +92,20 @@ class TableSource(QObject):
     def can_rematch(self) -> bool:
         """Whether rematch() may be offered once the game is over."""
         return False
+
+    @property
+    def replaying(self) -> bool:
+        """True for a finished game shown again step by step (a ReplaySource)."""
+        return False
+
+    @property
+    def can_replay(self) -> bool:
+        """Whether this game may be opened as a replay now (it has ended)."""
+        return False
+
+    def local_replay(self) -> Replay | None:
+        """The replay of this game when the app holds it (offline); None: ask the server."""
+        return None
 
     @property
     def watchers(self) -> int:

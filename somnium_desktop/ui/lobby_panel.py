@@ -57,6 +57,7 @@ CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
 OPEN = "open"  # a click watches (or, at one's own table, plays)
 JOIN = "join"  # a click takes the open seat
+REPLAY = "replay"  # a click on a finished game's result replays it
 
 
 def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
@@ -296,9 +297,16 @@ class GameList(QTableWidget):
                 item.setToolTip(label)
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Seat {seat + 1}: {label}")
                 item.setData(Qt.ItemDataRole.ForegroundRole, None)
-        status = self._cell(row, STATUS, status_line(game), opened)
-        status.setToolTip(status_line(game) + (
-            ": both tables show the odds of the next card" if game.odds else ""))
+        finished = game.status == "finished"
+        line = status_line(game)
+        odds_note = ": both tables show the odds of the next card" if game.odds else ""
+        status = self._cell(row, STATUS, line, (REPLAY, game.id) if finished else opened)
+        status.setToolTip(f"{line}: click to replay the game" if finished else line + odds_note)
+        status.setData(Qt.ItemDataRole.AccessibleTextRole,
+                       f"{line}: press Enter to replay" if finished else None)
+        font = QFont(self.font())
+        font.setUnderline(finished)
+        status.setFont(font)
         watching = self._cell(row, WATCHING, str(game.observers), opened)
         watching.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
         watching.setData(Qt.ItemDataRole.AccessibleTextRole, f"{game.observers} watching")
@@ -387,6 +395,7 @@ class LobbyPanel(QFrame):
     create_clicked = Signal(str, object)  # the table's name, a computer level key or None
     open_clicked = Signal(str)  # a game id: watch it (or play, at one's own table)
     join_clicked = Signal(str)  # a game id: take its open seat
+    replay_clicked = Signal(str)  # a finished game's id: replay it
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -582,7 +591,8 @@ class LobbyPanel(QFrame):
             self.join_clicked.emit(game_id)
 
     def _chosen(self, what: str, game_id: str) -> None:
-        (self.join_clicked if what == JOIN else self.open_clicked).emit(game_id)
+        asked = {JOIN: self.join_clicked, REPLAY: self.replay_clicked}
+        asked.get(what, self.open_clicked).emit(game_id)
 
     def focus_games(self) -> None:
         self.games.setFocus(Qt.FocusReason.ShortcutFocusReason)

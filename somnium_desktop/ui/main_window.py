@@ -13,6 +13,7 @@ from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
 from .players_hooks import open_players
+from .replay_open import Replays
 from .settings import Settings
 from .table import TableWidget, new_action
 from .table_scale import column_scale, column_sheet
@@ -46,6 +47,7 @@ Esc — put the result away, to look over the final table<br>
 Alt+C — concede (asks first)<br>
 W — claim the win from an opponent who left the table (online, after two minutes)<br>
 H or ? — offline, on your turn: what would the expert do?<br>
+P — replay a finished game; in a replay ← → step, Home and End jump to the ends<br>
 Ctrl+N — new offline game at the level picked on the right (asks first if one is in play)<br>
 Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
 Enter on an open seat joins<br>
@@ -156,6 +158,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(splitter)
         self.source: TableSource | None = None
         self._make_menus()
+        self.replays = Replays(self, self._replace_source)
         self.apply_settings()
         geometry = self.settings.store.value("window/geometry")
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
@@ -216,7 +219,7 @@ class MainWindow(QMainWindow):
         game.addSeparator()
         for action in (self.table.draw_action, self.table.end_turn_action,
                        self.table.rematch_action, self.table.concede_action,
-                       self.table.claim_action):
+                       self.table.claim_action, self.table.replaying.open_action):
             game.addAction(action)
         game.addSeparator()
         self.lobby_action = new_action("Go to the &lobby", self)
@@ -319,6 +322,7 @@ class MainWindow(QMainWindow):
 
             self.online = OnlinePlay(self.settings, self.lobby_panel, self, options)
             self.online.game_opened.connect(self._open_online)
+            self.online.replay_opened.connect(self.replays.open)
             self.online.attention.connect(self.notifier.notify)
             self.online.left_server.connect(self._left_server)
             self.online.table_free = lambda: self.source is None

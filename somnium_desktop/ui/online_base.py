@@ -47,6 +47,7 @@ class OnlineBase(QObject):
     """The state of online play; the parts (sign-in, games, the server and lobby) act on it."""
 
     game_opened = Signal(object)  # an OnlineGame, not started yet
+    replay_opened = Signal(object)  # a Replay of a finished game, fetched from the server
     attention = Signal(str, str)  # title, text: worth a desktop notification in the background
     lobby_loaded = Signal()  # the lobby has listed the server's games (a snapshot came)
     left_server = Signal(object, str)  # the game on the table from it (or None), its address

@@ -9,6 +9,7 @@ from ..client.errors import ActionRefused, LobbyError, SignedOut
 from ..client.lifecycles import GoingBackEvent
 from ..client.lobby_client import GameDetail, GameSummary
 from ..client.online import OnlineGame
+from ..client.replay import fetch as fetch_replay
 from .online_base import OnlineBase
 
 if TYPE_CHECKING:
@@ -94,6 +95,16 @@ class GamesPart(OnlineBase):
         game.signed_out.connect(lambda action: self._move_signed_out(game, action))
         self.current = game
         self.game_opened.emit(game)
+
+    def open_replay(self, game_id: str) -> None:
+        """Fetch a finished game's replay off the UI thread; `replay_opened` brings it."""
+        client = self.client
+        if client is None or self._closed:
+            return
+        user_id = self.account.id if self.account else None
+        self.ops.run(lambda: fetch_replay(client, game_id.strip().upper(), user_id),
+                     self.replay_opened.emit, self._show_error, label="Loading the replay…",
+                     owner=self._server.stamp(), exclusive=(client, "replay"))
 
     def _move_signed_out(self, game: OnlineGame, action: Action) -> None:
         """A move refused for want of a sign-in: sign in, then play it (if it still may be)."""

@@ -55,6 +55,7 @@ class OnlinePlay(SignInPart, GamesPart):
         panel.create_clicked.connect(self.create)
         panel.join_clicked.connect(self.join)
         panel.open_clicked.connect(self.watch)
+        panel.replay_clicked.connect(self.open_replay)
 
     # ----- the server -----
     def start(self) -> None:

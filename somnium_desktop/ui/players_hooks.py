@@ -38,6 +38,7 @@ def open_player(parent: QWidget, online: OnlinePlay, user_id: str) -> PlayerPage
     if client is None:
         return None
     page = PlayerPage(parent, _fetch(online), lambda: client.player(user_id))
+    page.replay_requested.connect(online.open_replay)
     page.setObjectName("player-page")
     page.show()
     return page

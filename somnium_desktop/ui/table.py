@@ -5,8 +5,6 @@ table_shows; here the player's input (keys, buttons, stealing, conceding, the cl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QCloseEvent,
@@ -19,14 +17,13 @@ from PySide6.QtWidgets import (
 
 from ..client.describe import result_title
 from ..client.lifecycles import TablePhase
+from ..client.replay import Replay
 from ..client.source import TableSource
 from ..game.actions import Action, Draw, EndTurn, Steal
 from ..game.cards import Suit
 from .cards import CardDeck
+from .replay_bar import ReplayMode
 from .style import repolish
-
-if TYPE_CHECKING:
-    pass
 from .table_shows import TableShows
 from .table_widgets import (
     new_action,
@@ -53,7 +50,20 @@ class TableWidget(TableShows):
         log_inside: bool = True,
     ) -> None:
         super().__init__(deck, parent, log_inside=log_inside)
+        self.replaying = ReplayMode(self)
+        self.column.insertWidget(self.column.count() - 1, self.replaying.bar)
+        self.replay_button = self.game_over.add_button(self.replaying.open_action,
+                                                       "Replay this game")
         self._connect()
+
+    @property
+    def replay(self) -> Replay | None:
+        """The replay on the table (None unless it shows one)."""
+        return self.replaying.replay
+
+    def replay_go_to(self, step: int) -> None:
+        """Show the replay after `step` actions (0: the deal; clamped to its length)."""
+        self.replaying.go_to(step)
 
     def _connect(self) -> None:
         """The actions, the scene and the timer to what they do."""
@@ -128,6 +138,7 @@ class TableWidget(TableShows):
         self.coach.refresh(view)
         self._update_status(mine, steal)
         self._play_queued(mine)
+        self.replaying.update()
 
     def _claim_wait(self) -> str:
         """' You may claim the win in 1:40 if they are not back.' while the server counts."""
@@ -166,7 +177,8 @@ class TableWidget(TableShows):
             elif self.rematch_action.isEnabled():
                 text += " Press R for a rematch."
         elif phase is TablePhase.WATCHING:
-            text = f"Watching: it is {self._display_name(view.turn)}'s turn."
+            doing = "Replay" if source.replaying else "Watching"
+            text = f"{doing}: it is {self._display_name(view.turn)}'s turn."
             for seat in (view.turn, 1 - view.turn):
                 if source.away(seat):
                     text += f" {self._display_name(seat)} has left the table."

@@ -204,6 +204,7 @@ class TableFrame(QWidget):
         column.addWidget(self.me)
         column.addWidget(self.coach.bar)
         column.addWidget(controls)
+        self.column = column  # (a replay's bar goes in above the controls)
         outer = QHBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(0)

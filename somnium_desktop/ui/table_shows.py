@@ -79,10 +79,11 @@ class TableShows(TableFrame):
         self.game_id.setText(f"{source.id_label} {source.game_id}")
         self.copy_button.setVisible(source.shares_id)
         self.watching.setVisible(source.read_only)
+        self.watching.setText("Replay" if source.replaying else "Watching")
         self._watchers_changed(source.watchers)
         self._result_hidden = False
         self._away = (False, False)
-        self._show_buttons(True)
+        self._show_buttons(not source.replaying)  # (a replay's bar has its own)
         self._presence_changed()
 
     def _told(self, event: Event) -> str:

@@ -147,6 +147,17 @@ class GameLog(QTextEdit):
         )
         self._lines: list[str] = []
         self._headlines: list[bool] = []
+        # Scrolled to its end, it stays there as its lines wrap anew (the window resized).
+        self._at_end = True
+        self.verticalScrollBar().valueChanged.connect(self._scrolled)
+        self.verticalScrollBar().rangeChanged.connect(self._rewrapped)
+
+    def _scrolled(self, value: int) -> None:
+        self._at_end = value >= self.verticalScrollBar().maximum()
+
+    def _rewrapped(self, _low: int, high: int) -> None:
+        if self._at_end:
+            self.verticalScrollBar().setValue(high)
 
     def put_first(self, lines: list[tuple[str, bool]]) -> None:
         """Lines (text, headline) ahead of those there already: a game's history."""
@@ -220,6 +231,24 @@ class GameOverPanel(QFrame):
         layout.addWidget(self.detail)
         layout.addWidget(self.rematch, 0, Qt.AlignmentFlag.AlignHCenter)
         self.hide()
+
+    def add_button(self, action: QAction, name: str) -> QToolButton:
+        """A button under Rematch for `action`, shown while the action is enabled (under, not
+        beside: the panel keeps its width, a share of the table's)."""
+        button = QToolButton()
+        button.setDefaultAction(action)
+        button.setObjectName("tableButton")
+        button.setAccessibleName(name)
+        button.setVisible(action.isEnabled())
+        self.box.addWidget(button, 0, Qt.AlignmentFlag.AlignHCenter)
+
+        def follow(enabled: bool) -> None:
+            button.setVisible(enabled)
+            if not self.isHidden():
+                self.refit()
+
+        action.enabledChanged.connect(follow)
+        return button
 
     def show_result(self, title: str, detail: str, can_rematch: bool) -> None:
         self.title.setText(title)

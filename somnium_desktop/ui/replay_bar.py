@@ -1,0 +1,127 @@
+"""The table's replay mode: its bar (start, back, the move, forward, end, leave) and keys."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
+
+from ..client.lifecycles import TablePhase
+from ..client.replay import Replay
+from ..client.replay_source import ReplaySource
+from .table_widgets import TableButton, table_action
+
+if TYPE_CHECKING:
+    from .table import TableWidget
+
+
+class ReplayBar(QFrame):
+    """A row under the table while it shows a replay: buttons for its actions and the move
+    shown ("Move 12 of 57")."""
+
+    def __init__(self, actions: list[QAction], leave: QAction,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("controls")  # (the look of the table's row of buttons)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(8)
+        self.buttons: list[QToolButton] = []
+        self.position = QLabel()
+        self.position.setObjectName("replayMove")
+        self.position.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        widest = self.position.fontMetrics().horizontalAdvance("Move 000 of 000")
+        self.position.setMinimumWidth(widest)
+        for index, action in enumerate(actions):
+            if index == 2:
+                layout.addWidget(self.position)
+            layout.addWidget(self._button(action))
+        layout.addStretch(1)
+        self.leave_button = self._button(leave)
+        layout.addWidget(self.leave_button)
+
+    def _button(self, action: QAction) -> QToolButton:
+        button = TableButton()
+        button.setDefaultAction(action)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.setObjectName("tableButton")
+        button.setAccessibleName(action.toolTip())
+        button.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # (the keys stay the table's)
+        self.buttons.append(button)
+        return button
+
+
+class ReplayMode(QObject):
+    """What the table does in a replay: the source it plays is a ReplaySource, stepped by the
+    bar's buttons and the keys Left/Right (one action back or on) and Home/End (the deal, the
+    end). Draw, End turn, Concede and Rematch stay off. `asked` is the result panel's Replay
+    (the window opens it); `left` is Leave replay (the window takes the replay off)."""
+
+    asked = Signal()
+    left = Signal()
+
+    def __init__(self, table: TableWidget) -> None:
+        super().__init__(table)
+        self.table = table
+        self.start_action = table_action(table, "« Start", "Home", "Go to the deal")
+        self.back_action = table_action(table, "◀ Back", "Left", "One action back")
+        self.forward_action = table_action(table, "Forward ▶", "Right", "One action on")
+        self.end_action = table_action(table, "End »", "End", "Go to the end")
+        self.leave_action = table_action(table, "Leave replay", "", "Leave the replay")
+        self.open_action = table_action(table, "Re&play", "P", "Replay this game")
+        self.steps = [self.start_action, self.back_action, self.forward_action, self.end_action]
+        for action in (*self.steps, self.leave_action, self.open_action):
+            table.addAction(action)
+        self.start_action.triggered.connect(lambda: self.go_to(0))
+        self.back_action.triggered.connect(lambda: self._by(-1))
+        self.forward_action.triggered.connect(lambda: self._by(1))
+        self.end_action.triggered.connect(lambda: self._by(None))
+        self.leave_action.triggered.connect(self.left.emit)
+        self.open_action.triggered.connect(self.asked.emit)
+        self.bar = ReplayBar(self.steps, self.leave_action)
+        self.bar.hide()
+
+    @property
+    def source(self) -> ReplaySource | None:
+        source = self.table.source
+        return source if isinstance(source, ReplaySource) else None
+
+    @property
+    def replay(self) -> Replay | None:
+        source = self.source
+        return source.replay if source is not None else None
+
+    def go_to(self, step: int) -> None:
+        """Show the replay after `step` actions (0: the deal); one step on is animated if the
+        table is still, anything else is shown at once."""
+        source = self.source
+        if source is None:
+            return
+        source.go_to(step, smooth=not self.table.scene.busy)
+        self.update()
+        self.table.announce(source.replay.label + ".")
+
+    def _by(self, steps: int | None) -> None:
+        replay = self.replay
+        if replay is not None:
+            self.go_to(replay.length if steps is None else replay.step + steps)
+
+    def update(self) -> None:
+        """The bar and the actions for what the table shows (called with its controls)."""
+        replay, source = self.replay, self.table.source
+        self.bar.setVisible(replay is not None)
+        for action, possible in zip(self.steps, (
+                replay is not None and not replay.at_start,
+                replay is not None and not replay.at_start,
+                replay is not None and not replay.at_end,
+                replay is not None and not replay.at_end), strict=True):
+            action.setEnabled(possible)
+        self.leave_action.setEnabled(replay is not None)
+        if replay is not None:
+            self.bar.position.setText(replay.label)
+            self.bar.position.setAccessibleName(replay.label)
+        self.open_action.setEnabled(
+            replay is None and source is not None and source.can_replay
+            and self.table.phase.state is TablePhase.OVER and not self.table.scene.busy)
