@@ -123,6 +123,8 @@ class OfflineGame(TableSource):
     @property
     def coached(self) -> bool:
         return True  # (the odds here are the player's setting: the table asks it)
+
+    @property
     def can_replay(self) -> bool:
         return self._state.over
 
