@@ -146,6 +146,13 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, blocked)
     );
     """,
+    # when each player last had a signed stream open (presence.py), and each stored batch
+    # of lobby events named by its key (add_lobby_events stores a retried batch once)
+    """
+    CREATE TABLE last_seen (user_id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
+    ALTER TABLE lobby_events ADD COLUMN batch TEXT;
+    CREATE INDEX lobby_events_by_batch ON lobby_events(batch);
+    """,
 )
 LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
 RATING_LOCK = 0x52_41_54_45  # pg_advisory_xact_lock(key, user): "RATE", while counting a game
@@ -446,6 +453,20 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
 
     async def blocked_by(self, user_id: str) -> list[str]:
         return [row[0] for row in await self._all(chat_rows.SELECT_BLOCKS, user_id)]
+
+    # -- presence -------------------------------------------------------------------------------
+    async def mark_seen(self, user_ids: Sequence[str], at: float) -> None:
+        await self._run(
+            "INSERT INTO last_seen (user_id, at) SELECT u, ? FROM unnest(?::text[]) AS u"
+            " ON CONFLICT (user_id) DO UPDATE SET at = GREATEST(last_seen.at, excluded.at)",
+            at, sorted(set(user_ids)),
+        )
+
+    async def last_seen(self, user_ids: Sequence[str]) -> dict[str, float]:
+        rows = await self._all(
+            "SELECT user_id, at FROM last_seen WHERE user_id = ANY(?)", list(set(user_ids))
+        )
+        return {user: float(at) for user, at in rows}
 
     # -- the lobby's events -------------------------------------------------------------------
     async def announce(self, kind: str, argument: str) -> None:

@@ -427,6 +427,15 @@ class Storage(SigninStorage, ChatStorage, Protocol):
         """The game's actions that made versions after `after`, in order."""
         ...
 
+    async def mark_seen(self, user_ids: Sequence[str], at: float) -> None:
+        """These users had a signed stream open at `at` (time.time()); a later time known
+        already stays."""
+        ...
+
+    async def last_seen(self, user_ids: Sequence[str]) -> dict[str, float]:
+        """When those of these users ever seen last had a signed stream open (time.time())."""
+        ...
+
     async def announce(self, kind: str, argument: str) -> None:
         """Tell the other instances something of this one's streams (peers.py)."""
         ...
