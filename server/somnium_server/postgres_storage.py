@@ -22,7 +22,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from . import chat_rows, rating_rows
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
-from .peers import HELLO
+from .peers import CHAT, HELLO
 from .peers import KINDS as PEER_KINDS
 from .postgres_limits import MIGRATION as LIMITS_MIGRATION
 from .postgres_limits import PostgresLimits
@@ -156,6 +156,7 @@ MIGRATIONS: tuple[str, ...] = (
 )
 LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
 RATING_LOCK = 0x52_41_54_45  # pg_advisory_xact_lock(key, user): "RATE", while counting a game
+CHAT_LOCK = 0x43_48_41_54  # pg_advisory_xact_lock(key, game): "CHAT", while a message is added
 LOBBY_KEPT = 10_000  # lobby events kept for resuming; older ones are deleted as new ones come
 
 @functools.cache
@@ -399,8 +400,8 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
                         instance, game_id, version = notify.payload.split(" ")
                         if game_id == LOBBY_NOTICE:  # this instance's too: it reads them
                             notices.lobby_moved()
-                        elif instance == self.instance:
-                            continue
+                        elif instance == self.instance and game_id != CHAT:
+                            continue  # (its own chat notices: chat.py streams in their order)
                         elif game_id in PEER_KINDS:
                             notices.peer(instance, game_id, version)
                         else:
@@ -430,11 +431,22 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
         self, game_id: str, user_id: str, name: str, role: str, text: str, at: float,
         at_seq: int,
     ) -> ChatMessage:
-        row = await self._one(
-            chat_rows.INSERT_CHAT, game_id, user_id, name, role, text, at, at_seq
-        )
-        assert row is not None  # RETURNING answers one row
-        return ChatMessage(int(row[0]), game_id, user_id, name, role, text, at, at_seq)
+        """Numbered under the game's lock held to the commit, with the notice in the same
+        transaction: a game's messages become visible, and are heard of, in id order."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(%s::int, hashtext(%s))", (CHAT_LOCK, game_id)
+            )
+            cursor = await conn.execute(
+                marked(chat_rows.INSERT_CHAT), (game_id, user_id, name, role, text, at, at_seq)
+            )
+            row = await cursor.fetchone()
+            assert row is not None  # RETURNING answers one row
+            number = int(row[0])
+            await conn.execute("SELECT pg_notify(%s, %s)", (
+                CHANNEL, f"{self.instance} {CHAT} {game_id}:{number}"
+            ))
+        return ChatMessage(number, game_id, user_id, name, role, text, at, at_seq)
 
     async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
                       last: int | None = None) -> list[ChatMessage]:
