@@ -491,17 +491,21 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
         row = await self._one("SELECT epoch FROM lobby")
         return str(row[0]) if row else ""
 
-    async def add_lobby_events(self, events: list[bytes]) -> None:
+    async def add_lobby_events(self, events: list[bytes], key: str) -> None:
         """Numbered under a lock held to the commit: ids become visible in their order, so
-        a reader reading after its newest id never skips one."""
+        a reader reading after its newest id never skips one. A batch is stored once: a
+        retry whose first try did commit finds its key and adds nothing."""
         async with self._transaction() as conn:
             await conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOBBY_LOCK,))
-            await conn.execute(
-                "INSERT INTO lobby_events (id, data) SELECT"
-                " coalesce((SELECT max(id) FROM lobby_events), 0) + n, e"
-                " FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)",
-                ([event.decode() for event in events],),
+            cursor = await conn.execute(
+                "INSERT INTO lobby_events (id, data, batch) SELECT"
+                " coalesce((SELECT max(id) FROM lobby_events), 0) + n, e, %s"
+                " FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)"
+                " WHERE NOT EXISTS (SELECT 1 FROM lobby_events WHERE batch = %s)",
+                (key, [event.decode() for event in events], key),
             )
+            if not cursor.rowcount:
+                return
             await conn.execute(
                 "DELETE FROM lobby_events WHERE id <= (SELECT max(id) FROM lobby_events) - %s",
                 (LOBBY_KEPT,),

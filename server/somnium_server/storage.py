@@ -213,8 +213,9 @@ class LobbyLog(Protocol):
         """The database's lobby epoch: drawn once, the first part of every lobby event id."""
         ...
 
-    async def add_lobby_events(self, events: list[bytes]) -> None:
-        """Store lobby events (JSON), numbered in the order given, after any stored."""
+    async def add_lobby_events(self, events: list[bytes], key: str) -> None:
+        """Store lobby events (JSON), numbered in the order given, after any stored; a
+        batch whose `key` is stored already is not stored again (a retried write)."""
         ...
 
     async def lobby_events_after(self, after: int) -> list[tuple[int, bytes]]: ...
