@@ -4,6 +4,7 @@ listener of the game (minus the authors they blocked), and passed to the other i
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import deque
 from typing import Any
@@ -17,6 +18,8 @@ from .games import GameService
 from .names import clean_name
 from .rooms import GameRoom
 from .storage import ChatMessage, Storage, User
+
+log = logging.getLogger("somnium_server.chat")
 
 LONGEST = 500  # characters a message may hold, once cleaned
 HISTORY = 50  # messages a stream opened without Last-Event-ID starts with
@@ -69,7 +72,9 @@ class ChatService:
         self.streams: dict[str, int] = {}  # viewer -> their game streams open here
         self.recent: dict[str, deque[tuple[int, ChatMessage]]] = {}
         self.published = 0  # counts messages published here
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.told: dict[Subscriber, int] = {}  # stream -> the newest message id it was sent
+        self._inbox: deque[int] = deque()  # message ids heard of, to stream in that order
+        self._relay: asyncio.Task[None] | None = None
         games.chat_heard = self.heard
 
     # -- writing ------------------------------------------------------------------------------
@@ -80,9 +85,8 @@ class ChatService:
         message = await self.storage.add_chat(
             room.id, user.id, user.display_name, role, text, time.time(), room.seq
         )
-        self.publish(message)
-        if self.storage.shared:
-            await self.storage.announce(peers.CHAT, f"{room.id}:{message.id}")
+        if not self.storage.shared:  # (shared: every instance streams it on its notice)
+            self.publish(message)
         return message
 
     def heard(self, kind: str, argument: str) -> None:
@@ -96,14 +100,22 @@ class ChatService:
             return
         message_id = event_number(number)
         if message_id is not None:
-            task = asyncio.get_running_loop().create_task(self._relay(message_id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._inbox.append(message_id)
+            if self._relay is None or self._relay.done():
+                self._relay = asyncio.get_running_loop().create_task(self._relay_all())
 
-    async def _relay(self, message_id: int) -> None:
-        message = await self.storage.chat_message(message_id)
-        if message is not None:
-            self.publish(message)
+    async def _relay_all(self) -> None:
+        """Read and stream the messages heard of, one at a time in the order heard: the
+        order they were committed, which for each game is their ids' order."""
+        while self._inbox:
+            message_id = self._inbox.popleft()
+            try:
+                message = await self.storage.chat_message(message_id)
+            except Exception:  # the database is away: a resuming stream reads it later
+                log.exception("could not read chat message %d", message_id)
+                continue
+            if message is not None:
+                self.publish(message)
 
     def publish(self, message: ChatMessage) -> None:
         """Send a message to every stream of its game here, except those blocking its author."""
@@ -117,9 +129,12 @@ class ChatService:
             return
         room.channel.deliver()  # game events published before go first
         data = chat_frame(message, room.seq)
+        told = self.told
         for subscriber, viewer in readers.items():
-            if not self.hides(viewer, message.user_id):
-                subscriber.push(data)
+            if told.get(subscriber, 0) < message.id:  # (read already when it opened: sent)
+                told[subscriber] = message.id
+                if not self.hides(viewer, message.user_id):
+                    subscriber.push(data)
 
     def hides(self, viewer: str | None, author: str) -> bool:
         return viewer is not None and author in self.blocks.get(viewer, ())
@@ -156,6 +171,7 @@ class ChatService:
         seen = {m.id for m in found}
         later = [m for n, m in self.recent.get(room.id, ()) if n > mark and m.id not in seen]
         for message in sorted([*found, *later], key=lambda m: m.id):
+            self.told[subscriber] = message.id
             if not self.hides(viewer, message.user_id):
                 subscriber.push(chat_frame(message, room.seq))
         self.readers.setdefault(room.id, {})[subscriber] = viewer
@@ -165,6 +181,7 @@ class ChatService:
     def leave(self, room: GameRoom, subscriber: Subscriber) -> None:
         readers = self.readers.get(room.id)
         viewer = readers.pop(subscriber, None) if readers is not None else None
+        self.told.pop(subscriber, None)
         if readers is not None and not readers:
             del self.readers[room.id]
         if viewer is not None:

@@ -80,10 +80,11 @@ async def serving(ctx: ServerContext) -> AsyncIterator[None]:
     sweeper = loop.create_task(sweep(ctx.storage))
     follower = loop.create_task(ctx.storage.follow_games(ctx.games))
     heartbeat = loop.create_task(ctx.games.heartbeat())
+    seen = loop.create_task(ctx.games.keep_seen())
     try:
         yield
     finally:
-        for task in (sweeper, follower, heartbeat):
+        for task in (sweeper, follower, heartbeat, seen):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

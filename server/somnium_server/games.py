@@ -45,7 +45,7 @@ from .computer import ComputerRunner, Computers, choose
 from .events import StreamHub, Subscriber, frame
 from .lobby import Lobby
 from .models import ActRequest, ComputerOpponent, PersonOpponent
-from .presence import Attendance, Timing, clock
+from .presence import Attendance, Timing, clock, on_clock
 from .ratings import RatedGame, Rating, score_of_first
 from .rooms import GameRoom, Seat, event_frame, missed_since, new_game_id
 from .storage import (
@@ -71,6 +71,7 @@ SNAPSHOT_EVERY = 32
 # renewed at each move; the others, woken too, take over once it has run out.
 COMPUTER_LEASE = 3.0
 HISTORY_GRACE = 600.0  # seconds a finished game's events and answers stay in memory
+SEEN_EVERY = 5.0  # seconds between two notes in storage of the players whose streams are open
 
 
 class GameService:
@@ -114,14 +115,21 @@ class GameService:
             if record.status != "finished":  # finished ones: on demand (ensure_history)
                 await self._load_history(room)
             await self._read_rating_changes(room)
+            _stored_times(room)
             self.rooms[room.id] = room
             self._seat_index(room, set())
+        await self._recall(list(self.tables))
         for room in self.rooms.values():
             self._presence_changed(room)
             self._wake_computer(room)
 
     async def stop(self) -> None:
         await self.runner.stop()
+        if self._notices:  # (notes of streams just closed among them)
+            await asyncio.wait(set(self._notices), timeout=2.0)
+        if self.attendance.streams:  # those here until the server stopped
+            with contextlib.suppress(Exception):
+                await self.storage.mark_seen(list(self.attendance.streams), time.time())
 
     # -- reading ------------------------------------------------------------------------------
     async def find(self, game_id: str, fresh: bool = False) -> GameRoom:
@@ -146,6 +154,8 @@ class GameService:
         if record.status != "finished":
             await self._load_history(room)
         await self._read_rating_changes(room)
+        _stored_times(room)
+        await self._recall(list(_seated(room)))
         known = self.rooms.get(room.id)
         if known is not None:  # adopted meanwhile by another request
             return known
@@ -201,8 +211,12 @@ class GameService:
         else:  # a change other than an action (a join, a rematch) stored a snapshot
             state = await stored_state(self.storage, record)
         seated = _seated(room)
+        began = room.status == "waiting" and record.status == "playing"
         room.seats = [Seat(**s) for s in record.seats]
         room.status, room.meta, room.state = record.status, record.meta, state
+        if began:  # (a join through another instance)
+            _stored_times(room)
+            await self._recall(list(_seated(room) - seated))
         room.version, room.seq = record.version, record.seq
         room.snapshot = (record.snapshot_version, record.state)
         answers = _answers(events) if any(not a.result for a in actions) else {}
@@ -389,8 +403,12 @@ class GameService:
             ]
             if playing:
                 events.append({"type": "game_started", "first": room.state.first})
+            # the start is stored with the game: the claim counts from it on every instance
+            began: dict[str, Any] = (
+                {"meta": {**room.meta, "started_at": time.time()}} if playing else {}
+            )
             await self._commit(
-                room, events, seats=seats, status="playing" if playing else "waiting"
+                room, events, seats=seats, status="playing" if playing else "waiting", **began
             )
             now = clock()
             room.presence.seated[user.id] = now
@@ -665,13 +683,36 @@ class GameService:
     def attend(self, user: str) -> None:
         """A signed stream of `user` opened (the lobby's or a game's)."""
         if self.attendance.opened(user):
+            self._spawn(self.storage.mark_seen([user], time.time()))
             self._tell_peers(peers.HERE, user)
             self._attendance_changed(user)
 
     def unattend(self, user: str) -> None:
         if self.attendance.closed(user, clock()):
+            self._spawn(self.storage.mark_seen([user], time.time()))
             self._tell_peers(peers.GONE, user)
             self._attendance_changed(user)
+
+    async def _recall(self, users: list[str]) -> set[str]:
+        """Read when these users were last seen, as stored (by any instance, before a
+        restart): their absence counts from then. Those found."""
+        if not users:
+            return set()
+        found = await self.storage.last_seen(users)
+        for user, at in found.items():
+            self.attendance.seen[user] = on_clock(at)
+        return set(found)
+
+    async def keep_seen(self) -> None:
+        """Note in storage, now and then, who has a signed stream open here: if this
+        instance dies, their absence counts from its last note."""
+        while True:
+            await asyncio.sleep(SEEN_EVERY)
+            if self.attendance.streams:
+                try:
+                    await self.storage.mark_seen(list(self.attendance.streams), time.time())
+                except Exception as error:
+                    log.warning("could not note who is at the tables: %r", error)
 
     # -- the other instances' streams (peers.py) --------------------------------------------------
     def _tell_peers(self, kind: str, argument: str) -> None:
@@ -691,6 +732,10 @@ class GameService:
 
     def peer(self, instance: str, kind: str, argument: str) -> None:
         """Another instance told of its streams: presence and observer counts follow."""
+        if kind in peers.CHAT_KINDS:  # (this instance's own chat notices too)
+            if self.chat_heard is not None:
+                self.chat_heard(kind, argument)
+            return
         known = self.attendance.peers
         known.seen[instance] = clock()
         if kind == peers.HERE:
@@ -706,8 +751,6 @@ class GameService:
             game_id, _, count = argument.partition(":")
             known.watch(instance, game_id, int(count))
             self._elsewhere_changed(game_id)
-        elif kind in peers.CHAT_KINDS and self.chat_heard is not None:
-            self.chat_heard(kind, argument)
         elif kind == peers.HELLO:  # a new instance: what this one holds
             for user in self.attendance.streams:
                 self._tell_peers(peers.HERE, user)
@@ -733,10 +776,16 @@ class GameService:
                 log.warning("could not tell the other instances this one runs: %r", error)
             now = clock()
             users, games = self.attendance.peers.expire(now)
-            for user in users:
-                if not self.attendance.here(user):
+            gone = [user for user in users if not self.attendance.here(user)]
+            noted: set[str] = set()
+            try:  # the dead instance's last note of them, as every instance reads it
+                noted = await self._recall(gone)
+            except Exception as error:
+                log.warning("could not read when players were last seen: %r", error)
+            for user in gone:
+                if user not in noted:
                     self.attendance.gone[user] = now
-                    self._attendance_changed(user)
+                self._attendance_changed(user)
             for game_id in games:
                 self._elsewhere_changed(game_id)
             await asyncio.sleep(peers.HEARTBEAT)
@@ -833,6 +882,9 @@ class GameService:
                     return room
                 raise ApiError(409, "game_not_running", "the game is not being played")
             other = 1 - seat
+            away_user = room.seats[other].user_id
+            if away_user is not None and not self.attendance.here(away_user):
+                await self._recall([away_user])  # (another instance may have seen them since)
             now = clock()
             away, claimable, claim_at = room.presence.seat_state(
                 room.seats[other], True, self.attendance, self.timing, now
@@ -854,6 +906,14 @@ class GameService:
                 meta={**room.meta, "claimed_from": other},
             )
         return room
+
+
+def _stored_times(room: GameRoom) -> None:
+    """A game read from storage: its players count as seen when it began (when it was
+    created, while it waits), on this instance's clock."""
+    began = room.meta.get("started_at", room.created_at) if room.status != "waiting" else None
+    room.presence.since = on_clock(room.created_at if began is None else float(began))
+    room.presence.started = room.presence.since
 
 
 def _answered(room: GameRoom, user: User, action_id: str) -> bytes | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -17,6 +18,9 @@ from .storage import LobbyLog
 log = logging.getLogger("somnium_server.lobby")
 
 SNAPSHOT_GAMES = 200
+RETRY_FIRST = 0.1  # seconds before storing lobby events again after a failed write
+RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
+STOP_WAIT = 5.0  # seconds a stopping server waits for its lobby events to be stored
 
 
 class Lobby:
@@ -63,14 +67,27 @@ class Lobby:
         self.channel.publish(message)
 
     async def _write(self) -> None:
-        """Store the waiting events, in the order published (one writer per instance)."""
+        """Store the waiting events, in the order published (one writer per instance).
+
+        A batch that fails (the connection dropped, the database away) is written again,
+        whole and first, after a pause that doubles each time: nothing is dropped and the
+        order holds. Its key makes a retry of a batch whose commit did happen store nothing.
+        """
         assert self.shared is not None
+        pause = RETRY_FIRST
         while self._outbox:
             batch, self._outbox = self._outbox, []
-            try:
-                await self.shared.add_lobby_events(batch)
-            except Exception:  # the database is away: the lobby lines stay right on reload
-                log.exception("could not store %d lobby events", len(batch))
+            key = uuid.uuid4().hex
+            while True:
+                try:
+                    await self.shared.add_lobby_events(batch, key)
+                    break
+                except Exception as error:
+                    log.warning("could not store %d lobby events (%r); trying again in %.1f s",
+                                len(batch), error, pause)
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, RETRY_LONGEST)
+            pause = RETRY_FIRST
 
     def moved(self) -> None:
         """The stored lobby has new events: read them and tell this instance's streams."""
@@ -100,9 +117,12 @@ class Lobby:
         self.channel.publish(message)
 
     async def stop(self) -> None:
-        """Let the events published last reach the database."""
-        if self._writer is not None:
-            await self._writer
+        """Let the events published last reach the database (a while, if it is away)."""
+        if self._writer is not None and not self._writer.done():
+            try:
+                await asyncio.wait_for(self._writer, STOP_WAIT)
+            except TimeoutError:
+                log.error("stopped before every lobby event was stored (the database is away)")
 
     def subscribe(
         self, last_event_id: str | None, snapshot: Callable[[], list[dict[str, Any]]]

@@ -22,7 +22,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from . import chat_rows, rating_rows
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
-from .peers import HELLO
+from .peers import CHAT, HELLO
 from .peers import KINDS as PEER_KINDS
 from .postgres_limits import MIGRATION as LIMITS_MIGRATION
 from .postgres_limits import PostgresLimits
@@ -146,9 +146,17 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, blocked)
     );
     """,
+    # when each player last had a signed stream open (presence.py), and each stored batch
+    # of lobby events named by its key (add_lobby_events stores a retried batch once)
+    """
+    CREATE TABLE last_seen (user_id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
+    ALTER TABLE lobby_events ADD COLUMN batch TEXT;
+    CREATE INDEX lobby_events_by_batch ON lobby_events(batch);
+    """,
 )
 LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
 RATING_LOCK = 0x52_41_54_45  # pg_advisory_xact_lock(key, user): "RATE", while counting a game
+CHAT_LOCK = 0x43_48_41_54  # pg_advisory_xact_lock(key, game): "CHAT", while a message is added
 LOBBY_KEPT = 10_000  # lobby events kept for resuming; older ones are deleted as new ones come
 
 @functools.cache
@@ -392,8 +400,8 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
                         instance, game_id, version = notify.payload.split(" ")
                         if game_id == LOBBY_NOTICE:  # this instance's too: it reads them
                             notices.lobby_moved()
-                        elif instance == self.instance:
-                            continue
+                        elif instance == self.instance and game_id != CHAT:
+                            continue  # (its own chat notices: chat.py streams in their order)
                         elif game_id in PEER_KINDS:
                             notices.peer(instance, game_id, version)
                         else:
@@ -423,11 +431,22 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
         self, game_id: str, user_id: str, name: str, role: str, text: str, at: float,
         at_seq: int,
     ) -> ChatMessage:
-        row = await self._one(
-            chat_rows.INSERT_CHAT, game_id, user_id, name, role, text, at, at_seq
-        )
-        assert row is not None  # RETURNING answers one row
-        return ChatMessage(int(row[0]), game_id, user_id, name, role, text, at, at_seq)
+        """Numbered under the game's lock held to the commit, with the notice in the same
+        transaction: a game's messages become visible, and are heard of, in id order."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(%s::int, hashtext(%s))", (CHAT_LOCK, game_id)
+            )
+            cursor = await conn.execute(
+                marked(chat_rows.INSERT_CHAT), (game_id, user_id, name, role, text, at, at_seq)
+            )
+            row = await cursor.fetchone()
+            assert row is not None  # RETURNING answers one row
+            number = int(row[0])
+            await conn.execute("SELECT pg_notify(%s, %s)", (
+                CHANNEL, f"{self.instance} {CHAT} {game_id}:{number}"
+            ))
+        return ChatMessage(number, game_id, user_id, name, role, text, at, at_seq)
 
     async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
                       last: int | None = None) -> list[ChatMessage]:
@@ -447,6 +466,20 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
     async def blocked_by(self, user_id: str) -> list[str]:
         return [row[0] for row in await self._all(chat_rows.SELECT_BLOCKS, user_id)]
 
+    # -- presence -------------------------------------------------------------------------------
+    async def mark_seen(self, user_ids: Sequence[str], at: float) -> None:
+        await self._run(
+            "INSERT INTO last_seen (user_id, at) SELECT u, ? FROM unnest(?::text[]) AS u"
+            " ON CONFLICT (user_id) DO UPDATE SET at = GREATEST(last_seen.at, excluded.at)",
+            at, sorted(set(user_ids)),
+        )
+
+    async def last_seen(self, user_ids: Sequence[str]) -> dict[str, float]:
+        rows = await self._all(
+            "SELECT user_id, at FROM last_seen WHERE user_id = ANY(?)", list(set(user_ids))
+        )
+        return {user: float(at) for user, at in rows}
+
     # -- the lobby's events -------------------------------------------------------------------
     async def announce(self, kind: str, argument: str) -> None:
         await self._one("SELECT pg_notify(?, ?)", CHANNEL, f"{self.instance} {kind} {argument}")
@@ -458,17 +491,21 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
         row = await self._one("SELECT epoch FROM lobby")
         return str(row[0]) if row else ""
 
-    async def add_lobby_events(self, events: list[bytes]) -> None:
+    async def add_lobby_events(self, events: list[bytes], key: str) -> None:
         """Numbered under a lock held to the commit: ids become visible in their order, so
-        a reader reading after its newest id never skips one."""
+        a reader reading after its newest id never skips one. A batch is stored once: a
+        retry whose first try did commit finds its key and adds nothing."""
         async with self._transaction() as conn:
             await conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOBBY_LOCK,))
-            await conn.execute(
-                "INSERT INTO lobby_events (id, data) SELECT"
-                " coalesce((SELECT max(id) FROM lobby_events), 0) + n, e"
-                " FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)",
-                ([event.decode() for event in events],),
+            cursor = await conn.execute(
+                "INSERT INTO lobby_events (id, data, batch) SELECT"
+                " coalesce((SELECT max(id) FROM lobby_events), 0) + n, e, %s"
+                " FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)"
+                " WHERE NOT EXISTS (SELECT 1 FROM lobby_events WHERE batch = %s)",
+                (key, [event.decode() for event in events], key),
             )
+            if not cursor.rowcount:
+                return
             await conn.execute(
                 "DELETE FROM lobby_events WHERE id <= (SELECT max(id) FROM lobby_events) - %s",
                 (LOBBY_KEPT,),

@@ -1,6 +1,7 @@
 """Who is at the table: a seated player with no signed event stream open (the lobby's or any
 game's: their app is gone) is away after a grace, and a while later the other player may claim
-the win (the game is then conceded for the one away)."""
+the win (the game is then conceded for the one away). When each player was last seen is kept
+in storage too, so neither a restart nor another instance starts the count again."""
 
 from __future__ import annotations
 
@@ -31,19 +32,27 @@ def clock() -> float:
         return time.monotonic()
 
 
+def on_clock(wall: float) -> float:
+    """A stored time (time.time()) on `clock()`."""
+    return clock() - (time.time() - wall)
+
+
 @dataclass
 class Attendance:
     """Every user's signed streams open on this server (times on the event loop's clock).
 
     A player whose app runs holds the lobby's stream at least, signed: they are present in all
     their games, whichever one (if any) their table shows, and whichever instance the stream
-    is on (`peers`: the other instances' streams). Kept in memory only: after a restart
-    everyone counts as gone since the start, so an app that reconnects in time never shows away.
+    is on (`peers`: the other instances' streams). `seen` holds what storage said of users
+    this instance did not see leave (games.py reads it: when a game is loaded, a claim is
+    asked, an instance is taken as gone); one the storage never saw counts as gone since
+    this instance started.
     """
 
     since: float = field(default_factory=clock)
     streams: dict[str, int] = field(default_factory=dict)  # user id -> signed streams open
     gone: dict[str, float] = field(default_factory=dict)  # user id -> their last one closed
+    seen: dict[str, float] = field(default_factory=dict)  # user id -> last seen, as stored
     peers: Peers = field(default_factory=Peers)
 
     def opened(self, user_id: str) -> bool:
@@ -66,8 +75,9 @@ class Attendance:
         return user_id in self.streams or self.peers.here(user_id)
 
     def left(self, user_id: str) -> float:
-        """When the user's last stream closed (the server's start if never seen since)."""
-        return self.gone.get(user_id, self.since)
+        """When the user's last stream closed (the server's start if never seen)."""
+        known = [at for at in (self.gone.get(user_id), self.seen.get(user_id)) if at is not None]
+        return max(known) if known else self.since
 
 
 class SeatLike(Protocol):
@@ -80,11 +90,12 @@ Shown = tuple[tuple[bool, bool], ...]  # per seat: away, claimable
 
 @dataclass
 class Presence:
-    """One game's view of its players' attendance: when the game began (or was loaded while
-    running) and when each player sat down count as times they were seen."""
+    """One game's view of its players' attendance: when the game began and when each player
+    sat down count as times they were seen (a game loaded from storage: its start, or its
+    creation while it waits for a player)."""
 
-    since: float = field(default_factory=clock)  # the game was created or loaded
-    started: float = field(default_factory=clock)  # the game began (or was loaded running)
+    since: float = field(default_factory=clock)  # the game was created (began, if loaded)
+    started: float = field(default_factory=clock)  # the game began
     seated: dict[str, float] = field(default_factory=dict)  # user id -> sat down
     shown: Shown = ()
     revision: int = 0

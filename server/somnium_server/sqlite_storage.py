@@ -132,6 +132,10 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, blocked)
     ) WITHOUT ROWID;
     """,
+    # when each player last had a signed stream open (presence.py)
+    """
+    CREATE TABLE last_seen (user_id TEXT PRIMARY KEY, at REAL NOT NULL) WITHOUT ROWID;
+    """,
 )
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -525,6 +529,22 @@ class SQLiteStorage(SQLiteSignin):
 
     async def blocked_by(self, user_id: str) -> list[str]:
         return [row[0] for row in self._conn.execute(chat_rows.SELECT_BLOCKS, (user_id,))]
+
+    # -- presence -------------------------------------------------------------------------------
+    async def mark_seen(self, user_ids: Sequence[str], at: float) -> None:
+        rows = [(user, at) for user in sorted(set(user_ids))]
+        await self._write(lambda c: c.executemany(
+            "INSERT INTO last_seen (user_id, at) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET at = max(at, excluded.at)", rows,
+        ))
+
+    async def last_seen(self, user_ids: Sequence[str]) -> dict[str, float]:
+        wanted = sorted(set(user_ids))
+        rows = self._conn.execute(
+            f"SELECT user_id, at FROM last_seen WHERE user_id IN ({', '.join('?' * len(wanted))})",
+            wanted,
+        ).fetchall() if wanted else []
+        return {user: float(at) for user, at in rows}
 
     async def announce(self, kind: str, argument: str) -> None:
         """No other instance to tell."""

@@ -213,8 +213,9 @@ class LobbyLog(Protocol):
         """The database's lobby epoch: drawn once, the first part of every lobby event id."""
         ...
 
-    async def add_lobby_events(self, events: list[bytes]) -> None:
-        """Store lobby events (JSON), numbered in the order given, after any stored."""
+    async def add_lobby_events(self, events: list[bytes], key: str) -> None:
+        """Store lobby events (JSON), numbered in the order given, after any stored; a
+        batch whose `key` is stored already is not stored again (a retried write)."""
         ...
 
     async def lobby_events_after(self, after: int) -> list[tuple[int, bytes]]: ...
@@ -425,6 +426,15 @@ class Storage(SigninStorage, ChatStorage, Protocol):
 
     async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
         """The game's actions that made versions after `after`, in order."""
+        ...
+
+    async def mark_seen(self, user_ids: Sequence[str], at: float) -> None:
+        """These users had a signed stream open at `at` (time.time()); a later time known
+        already stays."""
+        ...
+
+    async def last_seen(self, user_ids: Sequence[str]) -> dict[str, float]:
+        """When those of these users ever seen last had a signed stream open (time.time())."""
         ...
 
     async def announce(self, kind: str, argument: str) -> None:

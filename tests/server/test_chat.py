@@ -7,8 +7,9 @@ import requests
 from somnium_server.config import RateLimit
 
 from ..conftest import Database
+from ..postgres import Cluster
 from .helpers import SSE, EventReader, LiveServer, Player, server_settings
-from .test_instances import on, started
+from .test_instances import on, started, together
 from .test_instances import pair as pair  # the fixture: two instances on one database
 
 
@@ -168,3 +169,45 @@ def test_a_message_written_on_one_instance_reaches_streams_on_the_other(
         "hello from A", "carol on A", "ann again"]
     assert [m["text"] for m in on(b, bob).get(f"/games/{game_id}/chat").json()] == [
         "hello from A", "ann again"]
+
+
+def test_messages_raced_on_two_instances_stream_and_resume_exactly(pg_cluster: Cluster) -> None:
+    """Messages written at once through both instances: every stream, on either instance,
+    gets each once in id order, and resuming after any of them gets exactly the later ones."""
+    url = pg_cluster.new_database()
+    servers = [LiveServer(server_settings(url, rate_chat=RateLimit(1000, 1))) for _ in range(2)]
+    try:
+        ann, bob, game_id = started(servers[0])
+        writers = [ann, bob, servers[0].player("Carol")]
+        live = [stream(server, game_id) for server in servers]
+        for reader in live:
+            reader.until(lambda e: e.event == "presence")
+        for round_ in range(6):
+            together([
+                (f"{servers[n % 2].base}/games/{game_id}/chat", {"text": f"{round_}-{n}"},
+                 writers[n % 3].headers)
+                for n in range(6)
+            ])
+        history = [m["id"] for m in servers[1].get(f"/games/{game_id}/chat").json()]
+        assert len(history) == 36 and history == sorted(history)
+        for reader in live:
+            assert ids(chats(reader, 0.5)) == history
+            reader.close()
+        seq = servers[0].get(f"/games/{game_id}").json()["seq"]
+        resumed = [stream(servers[n % 2], game_id, last=f"{seq}.{after}")
+                   for n, after in enumerate(history)]
+        try:
+            for n, reader in enumerate(resumed):
+                assert ids(chats(reader, 0.1)) == history[n + 1:], n
+        finally:
+            for reader in resumed:
+                reader.response.close()
+            for reader in resumed:
+                reader.close()
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def ids(events: list[SSE]) -> list[int]:
+    return [int(event.json()["message"]["id"]) for event in events]

@@ -428,3 +428,55 @@ def test_a_rated_game_is_counted_once_whichever_instance_ends_it(
         assert [page["played"] for page in pages] == [games, games]
         assert sum(page["won"] for page in pages) == games
         assert [len(page["history"]) for page in pages] == [games, games]
+
+
+def test_an_absence_outlives_the_players_instance_and_a_restart_of_all(
+    tmp_path: Path, pg_cluster: Cluster,
+) -> None:
+    """Bob's app is on instance 1, which is killed: instance 2 lets Ann claim the win once Bob
+    has been gone long enough, and after every instance restarts his absence still counts
+    from then (no new grace)."""
+    url = pg_cluster.new_database()
+    claim_after = 10.0
+    timing = ("--away-after", "1", "--claim-after", str(claim_after))
+    ports = [free_port() for _ in range(4)]
+    running = [_start(url, port, tmp_path / f"server{n}.log", *timing)
+               for n, port in enumerate(ports[:2])]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    ann = Player(bases[1], *make_user(url, "Ann"), "Ann")
+    bob = Player(bases[0], *make_user(url, "Bob"), "Bob")
+    try:
+        games = [ann.create()["id"] for _ in range(2)]
+        for game_id in games:
+            assert bob.post(f"/games/{game_id}/join").status_code == 200
+        bob_app = EventReader(f"{bases[0]}/lobby/events", headers=bob.headers)
+        ann_stream = EventReader(f"{bases[1]}/games/{games[0]}/events", headers=ann.headers)
+        time.sleep(1.5)
+        assert not ann.get(f"/games/{games[0]}").json()["presence"][1]["away"]
+        os.kill(running[0].pid, signal.SIGKILL)
+        running[0].wait()
+        killed = time.monotonic()
+        bob_app.close()
+        # instance 2 takes instance 1 as gone (6 s unheard of), Bob with it: away, then the
+        # claim, counted from his last note in the database (a few seconds before the kill)
+        ann_stream.until(lambda e: e.event == "presence" and presence(e)[1][0], 15)
+        ann_stream.until(lambda e: e.event == "presence" and presence(e)[1][1], 15)
+        claimable = time.monotonic() - killed
+        assert claimable <= claim_after + 1.0, claimable
+        claimed = ann.post(f"/games/{games[0]}/claim")
+        assert claimed.status_code == 200, claimed.text
+        ann_stream.close()
+
+        # every instance stopped, two new ones started: Bob still gone since the kill
+        _stop(running[1])
+        running = [_start(url, port, tmp_path / f"server{n + 2}.log", *timing)
+                   for n, port in enumerate(ports[2:])]
+        ann = replace(ann, base=bases[3])
+        claimed = ann.post(f"/games/{games[1]}/claim")
+        assert claimed.status_code == 200, claimed.text  # (a new grace: a 409 too_early)
+        assert claimed.json()["claimed_from"] == 1
+        assert replace(ann, base=bases[2]).get(f"/games/{games[1]}").json()["winner"] == 0
+    finally:
+        for process in running:
+            if process.poll() is None:
+                _stop(process)

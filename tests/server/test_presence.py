@@ -127,27 +127,30 @@ def test_a_game_against_the_computer_has_nobody_to_claim_from(quick: LiveServer)
     assert refused.status_code == 409 and refused.json()["error"] == "opponent_here"
 
 
-def test_after_a_restart_players_get_the_grace_again(database: Database) -> None:
-    settings = server_settings(
-        database, away_after=AWAY_AFTER, claim_after=CLAIM_AFTER
-    )
+def test_a_restart_does_not_start_the_absence_again(database: Database) -> None:
+    claim_after = 4.0  # longer than a stop and a start
+    settings = server_settings(database, away_after=AWAY_AFTER, claim_after=claim_after)
     first = LiveServer(settings)
     try:
         game_id, ann, _bob, ann_stream, bob_stream = _game(first)
+        left = time.monotonic()
         bob_stream.close()
-        ann_stream.until(lambda e: e.event == "presence" and _presence(e)[1][1])
+        ann_stream.until(lambda e: e.event == "presence" and _presence(e)[1][0])
         ann_stream.close()
     finally:
-        first.stop()
+        first.stop()  # Bob away, not yet for long enough to claim the win
+    assert time.monotonic() - left < claim_after
     second = LiveServer(settings)
+    restarted = time.monotonic()
     try:
         ann = Player(second.base, ann.user_id, ann.token, "Ann")
         stream = EventReader(f"{second.base}/games/{game_id}/events", headers=ann.headers)
-        first_presence = _presence(stream.until(lambda e: e.event == "presence"))
-        assert first_presence == [(False, False), (False, False)]  # Bob may still come back
-        refused = ann.post(f"/games/{game_id}/claim")
-        assert refused.status_code == 409
+        # still away, and claimable when it would have been without the restart
+        assert _presence(stream.until(lambda e: e.event == "presence"))[1][0] is True
         stream.until(lambda e: e.event == "presence" and _presence(e)[1][1])
+        claimable = time.monotonic()
+        assert claimable - left >= claim_after * 0.9
+        assert claimable < restarted + claim_after - 0.5  # (a new grace: restarted + 4 s)
         assert ann.post(f"/games/{game_id}/claim").status_code == 200
         stream.close()
     finally:
@@ -160,6 +163,26 @@ def test_after_a_restart_players_get_the_grace_again(database: Database) -> None
                                       {"seat": 1, "away": False, "claimable": False}]
     finally:
         third.stop()
+
+
+def test_a_player_who_never_came_back_is_claimable_at_once_after_a_restart(
+    database: Database,
+) -> None:
+    settings = server_settings(database, away_after=AWAY_AFTER, claim_after=CLAIM_AFTER)
+    first = LiveServer(settings)
+    try:
+        game_id, ann, _bob, ann_stream, bob_stream = _game(first)
+        bob_stream.close()
+        ann_stream.until(lambda e: e.event == "presence" and _presence(e)[1][1])
+        ann_stream.close()
+    finally:
+        first.stop()
+    second = LiveServer(settings)
+    try:
+        ann = Player(second.base, ann.user_id, ann.token, "Ann")
+        assert ann.post(f"/games/{game_id}/claim").status_code == 200  # no new grace
+    finally:
+        second.stop()
 
 
 def test_any_signed_stream_keeps_a_player_at_all_their_tables(quick: LiveServer) -> None:

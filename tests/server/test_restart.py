@@ -18,14 +18,16 @@ from .helpers import EventReader, Player, free_port, make_user
 HERE = Path(__file__).parent
 
 
-def _start(database: Database, port: int, log: Path) -> subprocess.Popen[bytes]:
+def _start(
+    database: Database, port: int, log: Path, *flags: str
+) -> subprocess.Popen[bytes]:
     where = ["--database", str(database)] if isinstance(database, Path) else [
         "--database-url", database]
     with log.open("ab") as sink:
         process = subprocess.Popen(
             [sys.executable, str(HERE / "serve_with_test_bot.py"), "--port", str(port),
              *where, "--computer-pause", "1.0", "--keepalive", "1",
-             "--log-level", "warning", "--rate-act", "1000/1"],
+             "--log-level", "warning", "--rate-act", "1000/1", *flags],
             stdout=subprocess.DEVNULL, stderr=sink,
         )
     deadline = time.monotonic() + 20
