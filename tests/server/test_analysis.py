@@ -3,6 +3,7 @@ that it is a function of public views only, and the accuracy it puts on player p
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -30,7 +31,7 @@ def from_replay(server: LiveServer, game_id: str) -> dict[str, Any]:
     """The analysis computed here from the public replay alone (views and actions)."""
     steps = server.get(f"/games/{game_id}/replay").json()["steps"]
     moves = []
-    for before, step in zip(steps, steps[1:], strict=False):
+    for before, step in itertools.pairwise(steps):
         action = action_from_dict(step["action"])
         if not isinstance(action, Concede):
             moves.append(Move(view_from_dict(before["view"]), action))
