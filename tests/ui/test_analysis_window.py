@@ -17,7 +17,8 @@ from somnium_desktop.game.events import GameEnded
 from somnium_desktop.ui.analysis_view import AnalysisView, WinChanceGraph
 from somnium_desktop.ui.table import TableWidget
 from tests.client.helpers import PlainBot
-from tests.ui.driver import activate, close, play_to_the_end
+from tests.ui.conftest import on_screen
+from tests.ui.driver import play_to_the_end
 
 
 class ReplayTable(TableWidget):
@@ -32,18 +33,8 @@ class ReplayTable(TableWidget):
 
 
 @pytest.fixture
-def replay_table(qtbot: QtBot) -> Iterator[ReplayTable]:
-    widget = ReplayTable()
-    qtbot.addWidget(widget)
-    widget.resize(1100, 720)
-    widget.show()
-    qtbot.waitExposed(widget)
-    activate(qtbot, widget)
-    widget.scene.set_motion(True, 1.0)
-    yield widget
-    if widget.source is not None:
-        widget.source.close()
-    close(qtbot, widget)
+def replay_table(qtbot: QtBot) -> Iterator[TableWidget]:
+    yield from on_screen(qtbot, ReplayTable())
 
 
 def click_point(qtbot: QtBot, graph: WinChanceGraph, step: int) -> list[int]:
@@ -54,9 +45,10 @@ def click_point(qtbot: QtBot, graph: WinChanceGraph, step: int) -> list[int]:
 
 
 def test_the_analysis_opens_from_the_result_and_clicks_go_to_their_moment(
-    qtbot: QtBot, replay_table: ReplayTable
+    qtbot: QtBot, replay_table: TableWidget
 ) -> None:
     table = replay_table
+    assert isinstance(table, ReplayTable)
     game = OfflineGame(lambda s: PlainBot(2), seed=11, pace_ms=0)
     actions: list[Event] = []
     game.events.connect(actions.extend)
