@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -27,6 +28,8 @@ from .games import GameService
 from .ratelimit import RateLimiter
 from .rooms import GameRoom
 from .storage import Storage
+
+WORKER_NICENESS = 10  # added to the analysis worker's niceness
 
 
 class AnalysisService:
@@ -86,9 +89,11 @@ class AnalysisService:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            # spawn: a fork of a process with threads (the storage's, uvicorn's) is unsafe
+            # spawn: a fork of a process with threads (the storage's, uvicorn's) is unsafe;
+            # niced: on a busy machine the server's own process gets the cores first
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice, initargs=(WORKER_NICENESS,),
             )
         return self._pool
 
@@ -96,4 +101,4 @@ class AnalysisService:
         pool, self._pool = self._pool, None
         if pool is not None:
             with contextlib.suppress(RuntimeError):
-                pool.shutdown(wait=False, cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)  # (at most one analysis)

@@ -145,7 +145,8 @@ class AnalysisView(QWidget):
     """A game's analysis: accuracy and marks, the graph, and every decision in a list."""
 
     moment_chosen = Signal(int)
-    COLUMNS = ("#", "Player", "Played", "Expert's choice", "Chance", "Mark")
+    COLUMNS = ("#", "Player", "Played", "Expert's choice", "Their chance: best → played",
+               "Mark")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -181,9 +182,10 @@ class AnalysisView(QWidget):
         watching)."""
         seat = 0 if my_seat is None else my_seat
         decisions = list(data["decisions"])
+        whose = "Your" if my_seat is not None else f"{names[seat]}'s"
         thresholds = data.get("thresholds", {})
         self.note.setText(
-            f"{names[seat]}'s chance of winning before each decision, as the expert judges it. "
+            f"{whose} chance of winning before each decision, as the expert judges it. "
             "Marks: " + ", ".join(f"{mark} from {share:.0%} given away"
                                   for mark, share in thresholds.items()) +
             ". Click a point or a row to go to that moment."
