@@ -14,6 +14,7 @@ from somnium_server.config import RateLimit
 from somnium_server.context import context_of
 
 from ..conftest import Database
+from ..postgres import Cluster
 from .helpers import LiveServer, Player, play_until_over, query, server_settings
 
 
@@ -132,3 +133,21 @@ def test_player_pages_carry_the_accuracy_of_analysed_games(server: LiveServer) -
         [line] = [g for g in recent if g["id"] == game_id]
         assert line["accuracy"] == analysis["accuracy"][seat]
     assert analysis["accuracy"][0] is not None
+
+
+def test_an_analysis_computed_on_one_instance_is_served_by_the_other(
+    pg_cluster: Cluster,
+) -> None:
+    url = pg_cluster.new_database()
+    one, two = LiveServer(server_settings(url)), LiveServer(server_settings(url))
+    try:
+        ann, bob = one.player("Ann"), one.player("Bob")
+        game_id = finished_game(one, ann, bob, 10)
+        first = one.get(f"/games/{game_id}/analysis")
+        assert first.status_code == 200
+        again = two.get(f"/games/{game_id}/analysis")
+        assert again.status_code == 200 and again.json() == first.json()
+        assert (computed(one), computed(two)) == (1, 0)  # read from the database
+    finally:
+        one.stop()
+        two.stop()
