@@ -5,6 +5,8 @@ included; the one to move acts only once its own stream shows the previous actio
 version it shows. Scenarios, each a window of time that includes game ends and rematches:
 
 1. paced: GAMES games (at every stage, after a random warm-up) paced to RATE actions/s in all;
+   with --analyses-per-second N, paced again while N finished games' analyses are asked for
+   each second (the round trip with and without them, in the same run);
 2. saturation: the same games, each move made as soon as the mover's stream allows;
 3. observers: OBSERVERS streams watching OBSERVED_GAMES games (following their rematches)
    while their players move every OBSERVER_INTERVAL seconds.
@@ -25,6 +27,7 @@ bounded in time; requests go to loopback addresses only.
     python -m benchmarks.server_load          # 200 games at 1,000/s, saturation, 1,000 observers
     python -m benchmarks.server_load --observers 10000 --games 0
     python -m benchmarks.server_load --games 20 --rate 100 --paced-seconds 5 --observers 100
+    python -m benchmarks.server_load --analyses-per-second 2 --observers 0
     python -m benchmarks.server_load --database-url postgresql://bench@127.0.0.1:5432/bench \\
         --instances 2 --database-cluster /tmp/pg     # with PostgreSQL's CPU counted
 """
@@ -125,6 +128,8 @@ async def main(args: argparse.Namespace) -> None:
         print(table(rows))
         if memory:
             print(f"\nthe server processes' peak resident memory: {memory:.0f} MB")
+        if bench.asked is not None:
+            print(bench.asked.line(args.analyses_per_second))
         print("\nround trip: request to answer; own stream: request to the action's event on "
               "the mover's stream;\nother streams: to the opponent's (players' rows) or every "
               "observer's; lost: events a stream never showed;\nCPU: user + system time of the "
@@ -161,6 +166,10 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     add("--spread", type=_bounded(0, 80, int), default=48,
         help="each table first makes a random number of actions below this, unmeasured, so "
              "that games are at every stage (default 48)")
+    add("--analyses-per-second", type=_bounded(0, 100), default=0,
+        help="after the paced scenario, run it again while asking for this many analyses of "
+             "finished games a second (GET /games/{id}/analysis, each game once), for the "
+             "action round trip with and without them (default 0: not run)")
     add("--observers", type=_bounded(0, 50_000, int), default=1000,
         help="observer streams (default 1000; 0: no observer scenario)")
     add("--observed-games", type=_bounded(1, 1000, int), default=1,

@@ -8,13 +8,13 @@ players who sign in with local accounts: one in play between two people, one aga
 computer, one finished and one waiting for a player; someone watches the game in play. The
 window signs in too and opens a table of its own. Then it plays offline games against the
 computer with fixed seeds, stops at moments worth showing (a table mid-game, a steal after a
-Fool, the end of a game and its replay), watches the game in play, and saves what the X
-server shows of the window (1280x800) each time: the lobby on the right lists the server's
-games throughout. The table mid-game is also taken at 1024x640, at the window's minimum size
-and at 1920x1080 (docs/screenshots/sizes/), to look at how the table and the column give way
-or grow; the replay at 1024x640 too. With the odds shown (the offline setting), a table at a
-decision asks the coach, at 1280x800 and 1024x640 (coach.png, sizes/coach-1024x640.png);
-`--odds` takes only those two.
+Fool, the end of a game, its Analysis window and its replay), watches the game in play, and
+saves what the X server shows of the window (1280x800) each time: the lobby on the right lists
+the server's games throughout. The table mid-game is also taken at 1024x640, at the window's
+minimum size and at 1920x1080, and the Analysis window and the replay at 1024x640
+(docs/screenshots/sizes/), to look at how the table and the column give way or grow. With the
+odds shown (the offline setting), a table at a decision asks the coach, at 1280x800 and
+1024x640 (coach.png, sizes/coach-1024x640.png); `--odds` takes only those two.
 """
 
 from __future__ import annotations
@@ -111,8 +111,9 @@ class Lobby:
 def shoot(offscreen: bool, odds_only: bool = False) -> None:
     """In the child: drive the app and save the pictures."""
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QWidget
 
+    from somnium_desktop.client.analysis import AnalysisState
     from somnium_desktop.client.online import OnlineGame
     from somnium_desktop.game.bots import Level, levels
     from somnium_desktop.ui.main_window import MainWindow
@@ -181,10 +182,11 @@ def shoot(offscreen: bool, odds_only: bool = False) -> None:
     def act(view: View) -> None:
         window.table.take(policy(view, view.turn))
 
-    def save(name: str) -> None:
+    def save(name: str, shown: QWidget | None = None) -> None:
         settle(150)
-        screen = window.screen()
-        picture = window.grab() if offscreen else screen.grabWindow(window.winId())
+        shown = shown or window
+        screen = shown.screen()
+        picture = shown.grab() if offscreen else screen.grabWindow(shown.winId())
         path = OUT / name
         picture.save(str(path), "PNG", 0)
         print(f"{path.relative_to(ROOT)}: {picture.width()}x{picture.height()}, "
@@ -276,6 +278,23 @@ def shoot(offscreen: bool, odds_only: bool = False) -> None:
             act(view)
     settle(300)
     save("game-over.png")
+
+    # The analysis of that game, opened from the result (1280x800, then 1024x640).
+    block = window.table.result_analysis
+    wait(lambda: block.state is AnalysisState.READY, "the game's analysis", 60.0)
+    block.button.click()
+    dialog = block.dialog
+    assert dialog is not None and block.data is not None
+    marked = [d["step"] for d in block.data["decisions"] if d["mark"]]
+    if marked:  # a moment chosen, as a click on the graph leaves it
+        dialog.view.graph.moment_chosen.emit(marked[0])
+        dialog.view.graph.choose(marked[0])
+    for label, (width, height) in (("", SIZE), ("sizes/", OTHER_SIZES["1024x640"])):
+        dialog.resize(width, height)
+        dialog.move(window.pos())
+        settle(300)
+        save(f"{label}analysis{'-1024x640' if label else ''}.png", dialog)
+    dialog.close()
 
     # That game again, as a replay (its Replay button), at a move in its middle.
     window.table.replaying.open_action.trigger()

@@ -115,3 +115,20 @@ def test_a_database_counts_its_backends_ended_and_live() -> None:
     finally:
         live.kill()
         live.wait()
+
+
+def test_analyses_beside_the_paced_load_are_a_row_of_their_own() -> None:
+    done = run_bench("--games", "4", "--rate", "200", "--paced-seconds", "3",
+                     "--saturation-seconds", "0", "--spread", "40", "--observers", "0",
+                     "--analyses-per-second", "2")
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [[cell.strip() for cell in match.group(1).split(" | ")]
+            for line in done.stdout.splitlines() if (match := ROW.match(line))]
+    assert [row[0] for row in rows][:2] == [
+        "paced: 4 games at 200/s", "paced, 2 analyses/s beside"], done.stdout
+    beside = Figures.of(rows[1])
+    assert beside.rate > 0 and beside.errors == 0 and beside.lost == 0
+    asked = re.search(r"^analyses beside the paced load: (\d+) asked for \(2/s\), "
+                      r"answered (\d+) x 200;", done.stdout, re.MULTILINE)
+    assert asked, done.stdout
+    assert int(asked.group(1)) >= 1 and asked.group(1) == asked.group(2)

@@ -71,6 +71,7 @@ class Run:
         self.warmed = asyncio.Event()
         self.error: str | None = None
         self.failed = asyncio.Event()
+        self.ended_games: list[str] = []  # games that ended, in order (analyses.py)
 
     def begin(self, phase: Phase) -> None:
         old = self.phase
@@ -242,6 +243,7 @@ class Table:
         phase.sends.append((stream.game_id, answer["seq"], player.seat, start))
         if answer["view"]["over"]:
             phase.games_ended += 1
+            self.run.ended_games.append(stream.game_id)
         # act again only once the own stream has shown this action
         while stream.version < answer["version"] and not stream.ended:
             player.wake.clear()

@@ -12,6 +12,7 @@ import secrets
 import time
 from collections.abc import Sequence
 
+from .analyses import Asked, ask_analyses
 from .client import session, sign_in
 from .figures import Row, own_and_other
 from .observers import ObserverProcess, Watched
@@ -33,6 +34,7 @@ class Bench:
         self.signed = 0
         self.gate = asyncio.Semaphore(SIGN_INS_AT_ONCE)
         self.everyone: list[Player] = []
+        self.asked: Asked | None = None  # the analyses asked for beside the paced load
 
     async def player(self, base: str, seat: int) -> Player:
         name = f"bench-{self.tag}-{self.signed}"
@@ -129,16 +131,38 @@ class Bench:
                   f"{time.perf_counter() - warm_up.start:.1f} s", flush=True)
             paced = Phase("paced", period=args.games / args.rate)
             await self.measure(run, paced, args.paced_seconds)
+            with_analyses = await self.with_analyses(run)
             saturation = Phase("saturation")
             await self.measure(run, saturation, args.saturation_seconds)
         finally:
             await self.finish(run, tasks)
+        beside = [] if with_analyses is None else [Row(
+            f"paced, {args.analyses_per_second:g} analyses/s beside", with_analyses,
+            *own_and_other(with_analyses, run))]
         return [
             Row(f"paced: {args.games} games at {args.rate:g}/s", paced,
                 *own_and_other(paced, run)),
+            *beside,
             Row(f"saturation: {args.games} games", saturation,
                 *own_and_other(saturation, run)),
         ]
+
+    async def with_analyses(self, run: Run) -> Phase | None:
+        """With --analyses-per-second: the paced load again, while finished games' analyses
+        are asked for beside it."""
+        args = self.args
+        if not args.analyses_per_second:
+            return None
+        phase = Phase("paced + analyses", period=args.games / args.rate)
+        stop = asyncio.Event()
+        asking = asyncio.create_task(
+            ask_analyses(self.bases, run, args.analyses_per_second, stop))
+        try:
+            await self.measure(run, phase, args.paced_seconds)
+        finally:
+            stop.set()
+        self.asked = await asking
+        return phase
 
     async def observers(self) -> Row:
         """Observers on a few games while their players move at a steady pace."""

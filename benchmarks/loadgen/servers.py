@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 # Limits far above what the benchmark does: it measures the server, not its rate limits.
 GENEROUS = ["--max-streams", "1000000", "--rate-act", "1000000/1", "--rate-create", "1000000/1",
-            "--rate-join", "1000000/1", "--rate-signin", "1000000/1"]
+            "--rate-join", "1000000/1", "--rate-signin", "1000000/1",
+            "--rate-analysis", "1000000/1"]
 
 
 class BenchError(Exception):

@@ -2,14 +2,20 @@
 
 A frozen app has no Python to run modules with, so `somnium -m MODULE ARGS...` runs one of the
 lobby server's modules instead: wherever the app starts a server as `sys.executable -m
-somnium_server...`, in the bundle that executable is this one.
+somnium_server...`, in the bundle that executable is this one; so are the server's worker
+processes.
 """
 
+import multiprocessing
 import runpy
 import sys
 
 
 def main() -> None:
+    # The server judges finished games in a worker process started with "spawn"
+    # (somnium_server/analyses.py): in the bundle that worker is this executable, and this
+    # call (patched by PyInstaller's multiprocessing hook) runs it and exits.
+    multiprocessing.freeze_support()
     if len(sys.argv) > 2 and sys.argv[1] == "-m":
         module = sys.argv[2]
         if module != "somnium_server" and not module.startswith("somnium_server."):

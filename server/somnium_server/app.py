@@ -11,6 +11,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.telemetry import TelemetryConfig
 
 from . import __version__, docs, errors, players
+from .analysis_routes import router as analysis_router
 from .bodylimit import BodyLimit
 from .chat_routes import router as chat_router
 from .computer import Computers
@@ -51,7 +52,8 @@ def create_app(
         telemetry=TELEMETRY_OFF,
         docs_url=None,  # docs.install serves /docs without a CDN
         redoc_url=None,
-        routes=[*router.routes, *players.router.routes, *chat_router.routes],
+        routes=[*router.routes, *players.router.routes, *chat_router.routes,
+                *analysis_router.routes],
     )
     app.state.ctx = ctx
     describe(app, lambda: list(ctx.games.computers.available()))

@@ -175,6 +175,11 @@ class Settings:
         default=RateLimit(10, 30),
         metadata={"help": "chat messages per user, COUNT/SECONDS", "type": RateLimit.parse},
     )
+    rate_analysis: RateLimit = field(
+        default=RateLimit(10, 60),
+        metadata={"help": "finished games' analyses asked for per user (or client address), "
+                          "COUNT/SECONDS", "type": RateLimit.parse},
+    )
     rate_signin: RateLimit = field(
         default=RateLimit(30, 60),
         metadata={"help": "sign-in requests (/auth/...) per client address, and renames per "

@@ -10,6 +10,7 @@ from typing import Any
 
 from starlette.requests import Request  # FastAPI's, read at run time by its dependencies
 
+from .analyses import AnalysisService
 from .apierror import ApiError
 from .chat import ChatService
 from .computer import Computers
@@ -34,6 +35,7 @@ class ServerContext:
     games: GameService
     limits: dict[str, RateLimiter]
     chat: ChatService
+    analyses: AnalysisService
 
 
 def build_context(
@@ -63,8 +65,10 @@ def build_context(
             "act": RateLimiter("act", settings.rate_act, buckets),
             "chat": RateLimiter("chat", settings.rate_chat, buckets),
             "block": RateLimiter("block", settings.rate_join, buckets),
+            "analysis": RateLimiter("analysis", settings.rate_analysis, buckets),
         },
         chat=ChatService(store, games),
+        analyses=AnalysisService(store, games),
     )
 
 
@@ -89,6 +93,7 @@ async def serving(ctx: ServerContext) -> AsyncIterator[None]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await ctx.hub.stop()
+        ctx.analyses.stop()
         await ctx.games.stop()
         await ctx.lobby.stop()
         await ctx.storage.close()

@@ -43,6 +43,7 @@ _DESCRIPTIONS = {
     413: "Request body too large",
     422: "The request does not match its schema (unknown fields, values out of bounds)",
     429: "Too many requests or open streams; retry after the `Retry-After` seconds",
+    503: "The server could not do it this time; try again",
 }
 
 

@@ -299,6 +299,49 @@ class Replay(BaseModel):
     steps: list[ReplayStep]
 
 
+class JudgedDecision(BaseModel):
+    """One decision of a finished game judged by the expert (docs/bots.md). Chances are the
+    mover's, in shares of a game (a draw counting half)."""
+
+    step: int = Field(description="actions applied before it (a replay's step); 0 is the deal")
+    seat: int
+    action: dict[str, Any]
+    action_label: str = Field(description='the action in words: "Bank", "Draw", "Steal Angels"')
+    best: dict[str, Any] = Field(description="the expert's choice")
+    best_label: str
+    before: float = Field(description="the chance of winning with the expert's choice")
+    after: float = Field(description="the chance of winning with the action taken")
+    lost: float = Field(description="what the action gave away: before - after, never below 0")
+    mark: Literal["inaccuracy", "mistake", "blunder"] | None
+    forced: bool = Field(description="one option only: never marked nor counted in accuracy")
+    exact: bool = Field(description="the values come from solving the rest of the game")
+
+
+class GameAnalysis(BaseModel):
+    """A finished game judged decision by decision from public views only."""
+
+    game_id: str
+    names: list[str | None] = Field(description="the players' names, by seat")
+    decisions: list[JudgedDecision]
+    curve: list[float] = Field(
+        description="seat 0's chance of winning before each decision, then the result"
+    )
+    end_step: int = Field(description="the step of the game's end (the curve's last point)")
+    accuracy: list[float | None] = Field(
+        description="each seat's accuracy in percent (None: no unforced decision)"
+    )
+    winner: int | None
+    thresholds: dict[str, float] = Field(description="the share of a game each mark starts at")
+
+
+class RecentGame(GameSummary):
+    """A game on a player's page."""
+
+    accuracy: float | None = Field(
+        default=None, description="the player's accuracy in it, once the game was analysed"
+    )
+
+
 class RatingPoint(BaseModel):
     """One rated game in a player's history."""
 
@@ -320,7 +363,7 @@ class PlayerPage(BaseModel):
     lost: int
     drawn: int
     history: list[RatingPoint] = Field(description="the latest rated games, newest first")
-    recent: list[GameSummary] = Field(description="their latest games, newest first")
+    recent: list[RecentGame] = Field(description="their latest games, newest first")
 
 
 class LeaderboardLine(BaseModel):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 
@@ -12,11 +12,11 @@ from .errors import responses
 from .lobby import select
 from .models import (
     PLAIN_DIGITS,
-    GameSummary,
     Leaderboard,
     LeaderboardLine,
     PlayerPage,
     RatingPoint,
+    RecentGame,
     SeatRating,
 )
 from .ratings import LEADERBOARD_GAMES, Rating
@@ -43,6 +43,8 @@ async def player_page(request: Request, user_id: UserPath) -> PlayerPage:
     rating = (await ctx.storage.get_ratings([user.id])).get(user.id, Rating())
     history = await ctx.storage.rating_history(user.id, HISTORY_LENGTH)
     recent = select(ctx.games.newest_first(), None, user.id, RECENT_GAMES)
+    # accuracy: of the games analysed so far (an analysis is computed when first asked for)
+    analysed = await ctx.storage.accuracies([s["id"] for s in recent if s["status"] == "finished"])
     return PlayerPage(
         id=user.id, name=user.display_name, rating=SeatRating.model_validate(rating.public()),
         played=rating.games, won=rating.won, lost=rating.lost, drawn=rating.drawn,
@@ -51,8 +53,19 @@ async def player_page(request: Request, user_id: UserPath) -> PlayerPage:
                         after=round(c.after), finished_at=c.finished_at)
             for c in history
         ],
-        recent=[GameSummary.model_validate(summary) for summary in recent],
+        recent=[RecentGame.model_validate({**summary, "accuracy": accuracy_of(
+            analysed.get(summary["id"]), summary, user.id)}) for summary in recent],
     )
+
+
+def accuracy_of(
+    found: tuple[float | None, float | None] | None, summary: dict[str, Any], user_id: str
+) -> float | None:
+    """The player's accuracy in a game analysed (`found`, by seat), else None."""
+    seats = [p["user_id"] for p in summary["players"]]
+    if found is None or user_id not in seats:
+        return None
+    return found[seats.index(user_id)]
 
 
 @router.get(

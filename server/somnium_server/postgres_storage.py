@@ -20,7 +20,7 @@ import orjson
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
-from . import chat_rows, rating_rows
+from . import analysis_rows, chat_rows, rating_rows
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
 from .peers import CHAT, HELLO
 from .peers import KINDS as PEER_KINDS
@@ -153,6 +153,7 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE lobby_events ADD COLUMN batch TEXT;
     CREATE INDEX lobby_events_by_batch ON lobby_events(batch);
     """,
+    analysis_rows.MIGRATION,  # the finished games' analyses (analyses.py)
 )
 LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
 RATING_LOCK = 0x52_41_54_45  # pg_advisory_xact_lock(key, user): "RATE", while counting a game
@@ -479,6 +480,28 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
             "SELECT user_id, at FROM last_seen WHERE user_id = ANY(?)", list(set(user_ids))
         )
         return {user: float(at) for user, at in rows}
+
+    # -- analyses -------------------------------------------------------------------------------
+    async def get_analysis(self, game_id: str) -> bytes | None:
+        row = await self._one(analysis_rows.SELECT_ANALYSIS, game_id)
+        return str(row[0]).encode() if row else None
+
+    async def add_analysis(
+        self, game_id: str, data: bytes, accuracy: tuple[float | None, float | None]
+    ) -> None:
+        await self._run(
+            analysis_rows.INSERT_ANALYSIS, game_id, data.decode(), *accuracy, time.time()
+        )
+
+    async def accuracies(
+        self, game_ids: Sequence[str]
+    ) -> dict[str, tuple[float | None, float | None]]:
+        if not game_ids:
+            return {}
+        rows = await self._all(
+            analysis_rows.SELECT_ACCURACIES + rating_rows.marks(len(game_ids)), *game_ids
+        )
+        return analysis_rows.accuracies(rows)
 
     # -- the lobby's events -------------------------------------------------------------------
     async def announce(self, kind: str, argument: str) -> None:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from . import chat_rows, rating_rows, sqlite_signin
+from . import analysis_rows, chat_rows, rating_rows, sqlite_signin
 from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
 from .ratings import RatedGame, Rating
 from .sqlite_signin import SQLiteSignin
@@ -136,6 +136,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE last_seen (user_id TEXT PRIMARY KEY, at REAL NOT NULL) WITHOUT ROWID;
     """,
+    analysis_rows.MIGRATION,  # the finished games' analyses (analyses.py)
 )
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -545,6 +546,27 @@ class SQLiteStorage(SQLiteSignin):
             wanted,
         ).fetchall() if wanted else []
         return {user: float(at) for user, at in rows}
+
+    # -- analyses -------------------------------------------------------------------------------
+    async def get_analysis(self, game_id: str) -> bytes | None:
+        row = self._conn.execute(analysis_rows.SELECT_ANALYSIS, (game_id,)).fetchone()
+        return row[0].encode() if row else None
+
+    async def add_analysis(
+        self, game_id: str, data: bytes, accuracy: tuple[float | None, float | None]
+    ) -> None:
+        row = (game_id, data.decode(), *accuracy, time.time())
+        await self._write(lambda c: c.execute(analysis_rows.INSERT_ANALYSIS, row))
+
+    async def accuracies(
+        self, game_ids: Sequence[str]
+    ) -> dict[str, tuple[float | None, float | None]]:
+        if not game_ids:
+            return {}
+        rows = self._conn.execute(
+            analysis_rows.SELECT_ACCURACIES + rating_rows.marks(len(game_ids)), tuple(game_ids)
+        ).fetchall()
+        return analysis_rows.accuracies(rows)
 
     async def announce(self, kind: str, argument: str) -> None:
         """No other instance to tell."""

@@ -366,7 +366,27 @@ class SigninStorage(Protocol):
         ...
 
 
-class Storage(SigninStorage, ChatStorage, Protocol):
+class AnalysisStorage(Protocol):
+    """The finished games' analyses, kept once computed (analyses.py)."""
+
+    async def get_analysis(self, game_id: str) -> bytes | None:
+        """The stored analysis of a game as JSON, if it has been computed."""
+        ...
+
+    async def add_analysis(
+        self, game_id: str, data: bytes, accuracy: tuple[float | None, float | None]
+    ) -> None:
+        """Keep a game's analysis (a second one for the same game is ignored)."""
+        ...
+
+    async def accuracies(
+        self, game_ids: Sequence[str]
+    ) -> dict[str, tuple[float | None, float | None]]:
+        """Each seat's accuracy in those of the games that have been analysed."""
+        ...
+
+
+class Storage(SigninStorage, ChatStorage, AnalysisStorage, Protocol):
     """Users, sessions, games, their event logs and actions, and what sign-in keeps.
 
     Writes are durable once awaited. `shared`: other instances may write the same games.

@@ -255,6 +255,12 @@ class LobbyClient:
         """A finished game's public view after each action (`GET /games/{id}/replay`)."""
         return dict(self._call("GET", f"/games/{_path(game_id)}/replay"))
 
+    def analysis(self, game_id: str) -> dict[str, Any]:
+        """A finished game's analysis (`GET /games/{id}/analysis`), under the sign-in if any
+        (its rate limit is then the user's)."""
+        path = f"/games/{_path(game_id)}/analysis"
+        return dict(self._call("GET", path, signed=self.auth is not None))
+
     def events_url(self, game_id: str) -> str:
         return f"{self.base_url}/games/{_path(game_id)}/events"
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 
 from ..game.actions import Action, Concede, Draw, EndTurn, Steal
+from ..game.analysis import Move, PublicGame
+from ..game.analysis_data import analysed
 from ..game.bots import Bot
 from ..game.errors import IllegalAction
 from ..game.events import Event
@@ -67,6 +70,7 @@ class OfflineGame(TableSource):
 
     def _fresh(self, seed: int | None) -> tuple[GameState, View, Bot, int]:
         seed = new_seed() if seed is None else seed
+        self._moves: list[Move] = []  # the decisions so far, as public views (analysis)
         state = self._deal(seed)
         return state, view_of(state), self._make_bot(seed), seed
 
@@ -163,6 +167,13 @@ class OfflineGame(TableSource):
         self._state, self._view, self._bot, self._seed = self._fresh(None)
         self.start()
 
+    def analysis_work(self) -> Callable[[], dict[str, Any]] | None:
+        """The core's analysis of the finished game, from its public views only."""
+        if not self._view.over:
+            return None
+        game = PublicGame(tuple(self._moves), self._view)
+        return lambda: analysed(game)
+
     def close(self) -> None:
         self._closed = True
         self._timer.stop()
@@ -170,7 +181,10 @@ class OfflineGame(TableSource):
         self._ops.close()
 
     def _apply(self, seat: int, action: Action) -> None:
+        before = self._view
         self._state, events = apply(self._state, seat, action)
+        if not isinstance(action, Concede):
+            self._moves.append(Move(before, action))
         self._asked.move_on()  # (a thought about the game before is dropped)
         self._view = view_of(self._state)
         self._steps.append(ReplayStep(seat, action, tuple(events), self._view))

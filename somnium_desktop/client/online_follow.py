@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QObject
 
@@ -116,6 +117,12 @@ class FollowedGame(GameOnTable):
         self.link.fire(TableEvent.REOPEN)
         self._close_stream()
         self._open_stream(str(self._seq) if self.sync.state is Sync.SYNCED else None)
+
+    def analysis_work(self) -> Callable[[], dict[str, Any]] | None:
+        if self._view is None or not self._view.over:
+            return None
+        client, game_id = self._client, self._game_id
+        return lambda: client.analysis(game_id)
 
     @property
     def client(self) -> LobbyClient:

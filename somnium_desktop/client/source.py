@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -175,6 +176,12 @@ class TableSource(QObject):
     def claim(self) -> None:
         """Win the game from an opponent who left the table (see can_claim)."""
         raise NotImplementedError
+
+    def analysis_work(self) -> Callable[[], dict[str, Any]] | None:
+        """Once the game is over: the work that gets its analysis as JSON data (the server's
+        GET /games/{id}/analysis, or the core's analysis in process), to run off the UI
+        thread; None when there is none to get."""
+        return None
 
     def close(self) -> None:
         """Stop all work (timers, connections); the source emits nothing afterwards."""

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..client.analysis import percent
 from ..client.ratings import rating_text
 
 # (work on a worker thread, its answer on the UI thread, a failure's message on the UI thread)
@@ -121,7 +122,11 @@ class PlayerPage(QDialog):
         self.games.clear()
         for game in data.get("recent", []):
             names = " against ".join(str(p.get("name") or "Open seat") for p in game["players"])
-            item = QListWidgetItem(f"{game['name']} ({game['id']}): {names}, {game['status']}")
+            accuracy = game.get("accuracy")  # once the game's analysis has been computed
+            told = f", accuracy {percent(accuracy)}" if accuracy is not None else ""
+            item = QListWidgetItem(
+                f"{game['name']} ({game['id']}): {names}, {game['status']}{told}"
+            )
             item.setData(Qt.ItemDataRole.UserRole, (game["id"], game["status"]))
             self.games.addItem(item)
 

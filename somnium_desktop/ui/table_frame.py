@@ -35,6 +35,7 @@ from .view import TableView
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
+from .table_analysis import ResultAnalysis
 from .table_widgets import (
     NARROW,
     ElidedLabel,
@@ -194,6 +195,8 @@ class TableFrame(QWidget):
         self.game_over = GameOverPanel(self.rematch_action, self.hide_result_action,
                                        self.view.viewport())
         self._result_hidden = False  # the player put the result away: keep it so for this game
+        # the result's accuracy line and Analysis button (table_analysis.py)
+        self.result_analysis = ResultAnalysis(self.game_over, self)
 
         column = QVBoxLayout()
         column.setContentsMargins(0, 0, 0, 0)

@@ -70,6 +70,7 @@ class TableShows(TableFrame):
         self.queued.clear()
         self.log.clear()
         self.game_over.hide()
+        self.result_analysis.reset()
         self.speaker = Speaker(source.names, source.my_seat)
         self.coach.set_source(source)
         bottom = self.scene.bottom_seat  # (named now: a table waiting for a player has no view)
@@ -213,6 +214,7 @@ class TableShows(TableFrame):
                 detail += f"  ({self.speaker.object(view.conceded_by)} left the table)"
             elif view.conceded_by is not None:
                 detail += f"  ({self.speaker.object(view.conceded_by)} conceded)"
+            self.result_analysis.game_over(source)
             if not self._result_hidden:
                 self.game_over.show_result(title, detail, source.can_rematch)
         else:

@@ -23,7 +23,11 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def table(qtbot: QtBot) -> Iterator[TableWidget]:
-    widget = TableWidget()
+    yield from on_screen(qtbot, TableWidget())
+
+
+def on_screen(qtbot: QtBot, widget: TableWidget) -> Iterator[TableWidget]:
+    """`widget` shown and active for a test, then closed with its source."""
     qtbot.addWidget(widget)
     widget.resize(1100, 720)
     widget.show()

@@ -1,0 +1,118 @@
+"""The result panel's analysis: its Analysis button, the accuracy line, and the Analysis window.
+
+When a game ends, its analysis is got off the UI thread (the server's for an online game, the
+core's in process for an offline one) and the accuracy shown under the result; the button
+opens the window, whose clicked moments go to the table's replay when it has one
+(`replay_go_to(step)`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QLabel, QToolButton, QWidget
+
+from ..client.analysis import AnalysisState, accuracy_line
+from ..client.source import TableSource
+from ..client.tasks import Generation, Operations
+from .analysis_view import AnalysisDialog
+from .table_widgets import GameOverPanel
+
+
+class ResultAnalysis(QObject):
+    """The analysis block of the result panel of `table`."""
+
+    def __init__(self, panel: GameOverPanel, table: QWidget) -> None:
+        super().__init__(table)
+        self.panel = panel
+        self.table = table
+        self.accuracy = QLabel()
+        self.accuracy.setObjectName("gameOverDetail")
+        self.accuracy.setAccessibleName("Accuracy")
+        self.accuracy.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.button = QToolButton()
+        self.button.setText("Analysis")
+        self.button.setObjectName("tableButton")
+        self.button.setAccessibleName("Analysis")
+        self.button.setToolTip("Every decision of the game judged by the expert")
+        self.button.clicked.connect(self.open)
+        panel.box.insertWidget(2, self.accuracy)
+        panel.box.addWidget(self.button, 0, Qt.AlignmentFlag.AlignHCenter)
+        self.ops = Operations(self)
+        self.generation = Generation()  # moves on with each game: a late answer is dropped
+        self.state = AnalysisState.NONE
+        self.data: dict[str, Any] | None = None
+        self.failure = ""
+        self.source: TableSource | None = None
+        self.dialog: AnalysisDialog | None = None
+        self.reset()
+
+    def reset(self) -> None:
+        """A new game on the table: nothing analysed yet."""
+        self.generation.move_on()
+        self.state = AnalysisState.NONE
+        self.data = None
+        self.source = None
+        self.accuracy.hide()
+        self.button.hide()
+        if self.dialog is not None:
+            self.dialog.close()
+            self.dialog = None
+
+    def game_over(self, source: TableSource) -> None:
+        """The game on the table has ended: get its analysis (once)."""
+        if self.state is not AnalysisState.NONE or source.analysis_work() is None:
+            return
+        self.source = source
+        self.button.show()
+        self._get()
+
+    def _get(self) -> None:
+        work = self.source.analysis_work() if self.source is not None else None
+        if work is None:
+            return
+        self.state = AnalysisState.WORKING
+        self.accuracy.setText("Accuracy: analysing…")
+        self.accuracy.show()
+        self.panel.refit()
+        self.ops.run(work, self._got, self._failed, quiet=True, owner=self.generation.stamp())
+
+    def _got(self, data: dict[str, Any]) -> None:
+        self.state = AnalysisState.READY
+        self.data = data
+        if self.source is not None:
+            # on two lines: the panel stays narrow (its share of the table, see table_scale)
+            self.accuracy.setText(
+                accuracy_line(data, self.source.names, self.source.my_seat, between="\n")
+            )
+        self.panel.refit()
+        self._show_in_dialog()
+
+    def _failed(self, error: object) -> None:
+        self.state = AnalysisState.FAILED
+        self.failure = str(error)
+        self.accuracy.setText("Accuracy: not found")
+        self.panel.refit()
+        if self.dialog is not None:
+            self.dialog.view.show_failure(self.failure)
+
+    def open(self) -> None:
+        """Open the Analysis window (asking again if getting the analysis failed)."""
+        if self.source is None:
+            return
+        if self.dialog is None:
+            self.dialog = AnalysisDialog(self.table.window(), self.source.game_name)
+            go_to = getattr(self.table, "replay_go_to", None)  # the table's replay, if any
+            if callable(go_to):
+                self.dialog.moment_chosen.connect(go_to)
+        if self.state is AnalysisState.FAILED:
+            self._get()
+        self._show_in_dialog()
+        self.dialog.show()
+        self.dialog.raise_()
+        self.dialog.activateWindow()
+
+    def _show_in_dialog(self) -> None:
+        if self.dialog is not None and self.data is not None and self.source is not None:
+            self.dialog.view.show_analysis(self.data, self.source.names, self.source.my_seat)
