@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -54,6 +55,7 @@ CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
 OPEN = "open"  # a click watches (or, at one's own table, plays)
 JOIN = "join"  # a click takes the open seat
+PLAYER = "player"  # a click on a person's name opens their page
 
 
 def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
@@ -89,18 +91,24 @@ def status_text(game: GameSummary) -> str:
     return "Finished"
 
 
+def status_cell(game: GameSummary) -> str:
+    """The status column: how the game stands, and "rated" for a rated game."""
+    return f"{status_text(game)} · rated" if game.rated else status_text(game)
+
+
 class GameList(QTableWidget):
     """The lobby's games. Arrow keys move; Enter (or a click) on a game's name watches it, on
-    an open seat takes that seat."""
+    an open seat takes that seat, on a person's name opens their page."""
 
-    chosen = Signal(str, str)  # what to do (OPEN or JOIN), the game id
+    chosen = Signal(str, str)  # what to do (OPEN, JOIN or PLAYER), the game id or user id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
         self.setObjectName("gameList")
         self.setAccessibleName("Games in the lobby")
         self.setAccessibleDescription(
-            "Enter on a game's name watches it; Enter on an open seat joins the game."
+            "Enter on a game's name watches it; Enter on an open seat joins the game; "
+            "Enter on a player's name opens their page."
         )
         self.setHorizontalHeaderLabels(COLUMNS)
         self.verticalHeader().setVisible(False)
@@ -256,10 +264,12 @@ class GameList(QTableWidget):
         for column, seat in ((SEAT_1, 0), (SEAT_2, 1)):
             label = game.names[seat]
             joinable = seat == open_seat and not mine and not game.host_away
-            shown = with_rating(label, game.players[seat].rating) if seat < len(
-                game.players) else label
+            person = game.players[seat] if seat < len(game.players) else None
+            shown = with_rating(label, person.rating) if person is not None else label
+            page = (PLAYER, person.user_id) if person is not None and person.user_id \
+                and person.kind == "person" else None
             item = self._cell(row, column, "Join" if joinable else shown,
-                              (JOIN, game.id) if joinable else opened)
+                              (JOIN, game.id) if joinable else page or opened)
             font = QFont(self.font())
             font.setUnderline(joinable and self._live)
             item.setFont(font)
@@ -283,12 +293,19 @@ class GameList(QTableWidget):
                 item.setData(Qt.ItemDataRole.AccessibleTextRole,
                              f"Open seat at {game.name}: the host has left")
                 item.setForeground(self.palette().placeholderText())
+            elif page is not None:
+                item.setToolTip(f"{shown}: click for {label}'s page (rating and games)")
+                item.setData(Qt.ItemDataRole.AccessibleTextRole,
+                             f"Seat {seat + 1}: {shown}: press Enter for their page")
+                item.setData(Qt.ItemDataRole.ForegroundRole, None)
             else:
                 item.setToolTip(label)
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Seat {seat + 1}: {label}")
                 item.setData(Qt.ItemDataRole.ForegroundRole, None)
-        status = self._cell(row, STATUS, status_text(game), opened)
-        status.setToolTip(status_text(game))
+        status = self._cell(row, STATUS, status_cell(game), opened)
+        status.setToolTip(f"{status_text(game)}: " + (
+            "a rated game, it counts for both players' ratings" if game.rated
+            else "not rated"))
         watching = self._cell(row, WATCHING, str(game.observers), opened)
         watching.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
         watching.setData(Qt.ItemDataRole.AccessibleTextRole, f"{game.observers} watching")
@@ -377,6 +394,7 @@ class LobbyPanel(QFrame):
     create_clicked = Signal(str, object)  # the table's name, a computer level key or None
     open_clicked = Signal(str)  # a game id: watch it (or play, at one's own table)
     join_clicked = Signal(str)  # a game id: take its open seat
+    player_clicked = Signal(str)  # a user id: open their page
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -419,6 +437,14 @@ class LobbyPanel(QFrame):
         )
         self.opponent.setMinimumContentsLength(12)
         self.set_levels([])
+        # ----- rated or casual (games between two people only) -----
+        self.rated_box = QCheckBox("Rated")
+        self.rated_box.setChecked(True)
+        self.rated_box.setAccessibleName("Rated game")
+        self._rated_wanted = True  # the person's choice, kept while a computer is chosen
+        self.rated_box.toggled.connect(self._rated_toggled)
+        self.opponent.currentIndexChanged.connect(lambda _: self._offer_rated())
+        self._offer_rated()
         self.create_button = QPushButton("Crea&te game")
         self.create_button.setObjectName("primaryButton")
         self.create_button.setAccessibleName("Create game")
@@ -472,7 +498,10 @@ class LobbyPanel(QFrame):
         layout.addWidget(title)
         layout.addLayout(account_row)
         layout.addWidget(self.server)
-        layout.addWidget(self.name_field)
+        name_row = QHBoxLayout()
+        name_row.addWidget(self.name_field, 1)
+        name_row.addWidget(self.rated_box)
+        layout.addLayout(name_row)
         layout.addLayout(create_row)
         layout.addLayout(games_row)
         layout.addWidget(self.games, 1)
@@ -559,8 +588,30 @@ class LobbyPanel(QFrame):
         if game_id:
             self.join_clicked.emit(game_id)
 
-    def _chosen(self, what: str, game_id: str) -> None:
-        (self.join_clicked if what == JOIN else self.open_clicked).emit(game_id)
+    def _chosen(self, what: str, target: str) -> None:
+        if what == PLAYER:
+            self.player_clicked.emit(target)
+        else:
+            (self.join_clicked if what == JOIN else self.open_clicked).emit(target)
+
+    def rated(self) -> bool:
+        """Whether the game to create is rated (never against the computer)."""
+        return self.rated_box.isEnabled() and self.rated_box.isChecked()
+
+    def _offer_rated(self) -> None:
+        """Rated or casual is a choice for games between two people: a computer's are casual."""
+        person = self.opponent.currentData() is None
+        self.rated_box.setEnabled(person)
+        self.rated_box.blockSignals(True)
+        self.rated_box.setChecked(person and self._rated_wanted)
+        self.rated_box.blockSignals(False)
+        self.rated_box.setToolTip(
+            "Rated: the game counts for both players' ratings; unticked, it is casual"
+            if person else "Games against the computer are never rated")
+
+    def _rated_toggled(self, checked: bool) -> None:
+        if self.rated_box.isEnabled():
+            self._rated_wanted = checked
 
     def focus_games(self) -> None:
         self.games.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
-from .players_hooks import open_players
+from .players_hooks import open_players, wire_player_pages
 from .settings import Settings
 from .table import TableWidget, new_action
 from .table_scale import column_scale, column_sheet
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .online_options import OnlineOptions
     from .online_play import OnlinePlay
     from .panel import SidePanel
+    from .players_dialog import PlayerPage
 
 COLUMN_WIDTH = 440  # pixels: the right-hand column's width, until the player drags it
 TABLE_AT_LEAST = 520  # pixels: below this the column gives way first, down to its minimum
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
     panel: SidePanel
     lobby_panel: LobbyPanel
     chat_view: ChatView
+    player_page: PlayerPage | None = None  # the last player page opened
 
     def __init__(
         self,
@@ -188,6 +190,7 @@ class MainWindow(QMainWindow):
         self.lobby_panel = LobbyPanel()
         self.column.addWidget(self.lobby_panel)
         self.column.addWidget(self.panel)
+        wire_player_pages(self)
         kept = self.settings.store.value(COLUMN_KEY)
         if not (isinstance(kept, QByteArray) and self.column.restoreState(kept)):
             self.column.setSizes(lobby_and_log(self.lobby_panel, self.height()))

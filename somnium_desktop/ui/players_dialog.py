@@ -76,8 +76,9 @@ class PlayersDialog(QDialog):
 
 
 class PlayerPage(QDialog):
-    """One player: name, rating, record, rating history and recent games. A double-click on
-    a finished game asks for its replay (`replay_requested`; replays are shown elsewhere)."""
+    """One player: name, rating, record, rating history and recent games. Replay (or a
+    double-click) on a finished game asks for its replay (`replay_requested`; replays are
+    shown elsewhere)."""
 
     replay_requested = Signal(str)  # game id
 
@@ -94,11 +95,16 @@ class PlayerPage(QDialog):
         self.games.setAccessibleName("Recent games")
         self.games.itemActivated.connect(self._replay)
         self.games.itemDoubleClicked.connect(self._replay)
+        self.games.currentItemChanged.connect(lambda *_: self._enable_replay())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
+        self.replay_button = buttons.addButton("&Replay", QDialogButtonBox.ButtonRole.ActionRole)
+        self.replay_button.setAccessibleName("Replay the chosen game")
+        self.replay_button.clicked.connect(lambda: self._replay(self.games.currentItem()))
+        self._enable_replay()
         layout = QVBoxLayout(self)
         for widget in (self.title, self.record, QLabel("Rating history"), self.history,
-                       QLabel("Recent games (double-click a finished one to replay it)"),
+                       QLabel("Recent games (Replay, or a double-click, replays a finished one)"),
                        self.games, buttons):
             layout.addWidget(widget)
         self.resize(460, 520)
@@ -124,8 +130,22 @@ class PlayerPage(QDialog):
             item = QListWidgetItem(f"{game['name']} ({game['id']}): {names}, {game['status']}")
             item.setData(Qt.ItemDataRole.UserRole, (game["id"], game["status"]))
             self.games.addItem(item)
+        if self.games.count():
+            self.games.setCurrentRow(0)
 
-    def _replay(self, item: QListWidgetItem) -> None:
+    def _chosen_finished(self, item: QListWidgetItem | None) -> str | None:
+        """The game id of a finished game's line (None for any other)."""
+        if item is None:
+            return None
         game_id, status = item.data(Qt.ItemDataRole.UserRole)
-        if status == "finished":
-            self.replay_requested.emit(str(game_id))
+        return str(game_id) if status == "finished" else None
+
+    def _enable_replay(self) -> None:
+        finished = self._chosen_finished(self.games.currentItem()) is not None
+        self.replay_button.setEnabled(finished)
+        self.replay_button.setToolTip("" if finished else "Choose a finished game to replay")
+
+    def _replay(self, item: QListWidgetItem | None) -> None:
+        game_id = self._chosen_finished(item)
+        if game_id is not None:
+            self.replay_requested.emit(game_id)

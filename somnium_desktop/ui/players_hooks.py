@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QWidget
 from .players_dialog import PlayerPage, PlayersDialog
 
 if TYPE_CHECKING:
+    from .main_window import MainWindow
     from .online_play import OnlinePlay
 
 
@@ -41,3 +42,16 @@ def open_player(parent: QWidget, online: OnlinePlay, user_id: str) -> PlayerPage
     page.setObjectName("player-page")
     page.show()
     return page
+
+
+def wire_player_pages(window: MainWindow) -> None:
+    """A click on a player's name opens their page: on the table, in the lobby's list and on
+    a chat message."""
+
+    def open_page(user_id: str) -> None:
+        page = open_player(window, window.start_online(), user_id)
+        window.player_page = page
+
+    window.table.player_page_requested.connect(open_page)
+    window.lobby_panel.player_clicked.connect(open_page)
+    window.chat_view.player_page_requested.connect(open_page)
