@@ -51,6 +51,8 @@ def test_the_table_shows_ratings_and_their_change_at_the_end(
         QTest.mouseClick(table.opponent.name, Qt.MouseButton.LeftButton)
         page = page_of(qtbot, ada, "Bob")
         assert page.title.text() == "Bob: 1500? (±350, provisional)"
+        qtbot.waitUntil(lambda: page.games.count() == 1, timeout=5000)
+        assert not page.replay_button.isEnabled()  # a game in play: no replay yet
         page.close()
 
         version = bob.get(f"/games/{game.game_id}").json()["version"]
