@@ -87,6 +87,8 @@ class PlayerPage(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Player")
         self.title = QLabel("Loading…")
+        self.title.setObjectName("panelTitle")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # (a name is the player's words)
         self.title.setAccessibleName("Player")
         self.record = QLabel("")
         self.history = QListWidget()
@@ -130,8 +132,10 @@ class PlayerPage(QDialog):
             item = QListWidgetItem(f"{game['name']} ({game['id']}): {names}, {game['status']}")
             item.setData(Qt.ItemDataRole.UserRole, (game["id"], game["status"]))
             self.games.addItem(item)
-        if self.games.count():
-            self.games.setCurrentRow(0)
+        finished = [row for row in range(self.games.count())
+                    if self._chosen_finished(self.games.item(row)) is not None]
+        if self.games.count():  # (the newest finished game: Replay is ready for it)
+            self.games.setCurrentRow(finished[0] if finished else 0)
 
     def _chosen_finished(self, item: QListWidgetItem | None) -> str | None:
         """The game id of a finished game's line (None for any other)."""
