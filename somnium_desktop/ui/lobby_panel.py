@@ -13,13 +13,13 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QProgressBar,
     QPushButton,
     QTableWidget,
@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
 from ..client.ratings import with_rating
 from .accessibility import announce
 from .column_widths import share_out
+from .lobby_menu import JOIN, OPEN, PLAYER, line_choices
+from .rated_box import RatedBox
 from .style import repolish
 
 if TYPE_CHECKING:  # (types only: the panel is built at start-up, before any HTTP is imported)
@@ -53,9 +55,6 @@ EMPTY_HINTS = {
 MESSAGE_KEPT_MS = 30_000  # news in the message line goes after this (errors stay)
 CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
-OPEN = "open"  # a click watches (or, at one's own table, plays)
-JOIN = "join"  # a click takes the open seat
-PLAYER = "player"  # a click on a person's name opens their page
 
 
 def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
@@ -125,6 +124,9 @@ class GameList(QTableWidget):
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
         self.cellClicked.connect(self._choose)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(
+            lambda at: self.menu_for(self.rowAt(at.y())).exec(self.viewport().mapToGlobal(at)))
         self.games: list[GameSummary] = []
         self._me: str | None = None
         self._live = True  # the server is reachable: an open seat can be taken
@@ -163,6 +165,16 @@ class GameList(QTableWidget):
         data = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
         if isinstance(data, tuple):
             self.chosen.emit(*data)
+
+    def menu_for(self, row: int) -> QMenu:
+        """A line's right-click menu: watch or play, join, the players' pages."""
+        menu = QMenu(self)
+        if 0 <= row < len(self.games):
+            for label, what, target in line_choices(self.games[row], self._me, self._live):
+                action = menu.addAction(label)
+                action.setData((what, target))
+                action.triggered.connect(lambda _=False, a=action: self.chosen.emit(*a.data()))
+        return menu
 
     def show_games(self, games: Sequence[GameSummary], me: str | None) -> None:
         """Show these games, changing only the lines that changed: the marked cell, the
@@ -437,14 +449,7 @@ class LobbyPanel(QFrame):
         )
         self.opponent.setMinimumContentsLength(12)
         self.set_levels([])
-        # ----- rated or casual (games between two people only) -----
-        self.rated_box = QCheckBox("Rated")
-        self.rated_box.setChecked(True)
-        self.rated_box.setAccessibleName("Rated game")
-        self._rated_wanted = True  # the person's choice, kept while a computer is chosen
-        self.rated_box.toggled.connect(self._rated_toggled)
-        self.opponent.currentIndexChanged.connect(lambda _: self._offer_rated())
-        self._offer_rated()
+        self.rated_box = RatedBox(self.opponent)  # rated or casual (two people only)
         self.create_button = QPushButton("Crea&te game")
         self.create_button.setObjectName("primaryButton")
         self.create_button.setAccessibleName("Create game")
@@ -596,22 +601,7 @@ class LobbyPanel(QFrame):
 
     def rated(self) -> bool:
         """Whether the game to create is rated (never against the computer)."""
-        return self.rated_box.isEnabled() and self.rated_box.isChecked()
-
-    def _offer_rated(self) -> None:
-        """Rated or casual is a choice for games between two people: a computer's are casual."""
-        person = self.opponent.currentData() is None
-        self.rated_box.setEnabled(person)
-        self.rated_box.blockSignals(True)
-        self.rated_box.setChecked(person and self._rated_wanted)
-        self.rated_box.blockSignals(False)
-        self.rated_box.setToolTip(
-            "Rated: the game counts for both players' ratings; unticked, it is casual"
-            if person else "Games against the computer are never rated")
-
-    def _rated_toggled(self, checked: bool) -> None:
-        if self.rated_box.isEnabled():
-            self._rated_wanted = checked
+        return self.rated_box.rated()
 
     def focus_games(self) -> None:
         self.games.setFocus(Qt.FocusReason.ShortcutFocusReason)

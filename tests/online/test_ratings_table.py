@@ -104,8 +104,15 @@ def test_create_offers_rated_or_casual_and_the_lobby_shows_which(
                         and lobby_row(bea, casual.game_id) >= 0, timeout=10000)
         assert cell_text(bea, lobby_row(bea, rated.game_id), STATUS) == "Waiting · rated"
         assert cell_text(bea, lobby_row(bea, casual.game_id), STATUS) == "Waiting"
-        # a click on Ada's name opens her page; one on the open seat still joins
+        # a click on Ada's name opens her page (so does the line's menu); one on the open
+        # seat still joins
         click_cell(bea, lobby_row(bea, rated.game_id), SEAT_1)
+        page_of(qtbot, bea, "Ada").close()
+        bea.player_page = None
+        menu = bea.lobby_panel.games.menu_for(lobby_row(bea, rated.game_id))
+        assert [a.text() for a in menu.actions()] == [
+            "Watch “Ada's table”", "Join (take the open seat)", "Ada's page"]
+        menu.actions()[2].trigger()
         page_of(qtbot, bea, "Ada").close()
         assert bea.source is None
         click_cell(bea, lobby_row(bea, rated.game_id), SEAT_2)
