@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
-from .players_hooks import open_players, wire_player_pages
+from .players_hooks import open_leaderboard, wire_player_pages
 from .settings import Settings
 from .table import TableWidget, new_action
 from .table_scale import column_scale, column_sheet
@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
     lobby_panel: LobbyPanel
     chat_view: ChatView
     player_page: PlayerPage | None = None  # the last player page opened
+    replay_requested = Signal(str)  # a finished game's id, from a player page's Replay
 
     def __init__(
         self,
@@ -230,7 +231,7 @@ class MainWindow(QMainWindow):
         game.addAction(self.lobby_action)
         game.addAction(self.join_action)
         self.players_action = new_action("&Players…", self)
-        self.players_action.triggered.connect(lambda: open_players(self, self.start_online()))
+        self.players_action.triggered.connect(lambda: open_leaderboard(self))
         game.addAction(self.players_action)
         game.addSeparator()
         self.settings_action = new_action("&Settings…", self)
