@@ -35,8 +35,9 @@ SCREENSHOTS = {
     "table": "A game against the computer, with the lobby of the built-in server",
     "steal": "Stealing after a Fool: the opponent's suits glow",
     "game-over": "A finished game: the score and a rematch",
-    "watching": "Watching another game from the lobby",
+    "watching": "Watching another game from the lobby: its chat, the players' ratings",
     "coach": "The odds of the next card over the deck, and the coach's answer",
+    "player-page": "A player's page: rating, its history and recent games",
 }
 SCREENSHOT_SIZE = (1280, 800)  # scripts/screenshots.py takes them at this size
 RELEASE = re.compile(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d\d-\d\d)$", re.M)

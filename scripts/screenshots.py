@@ -5,16 +5,18 @@
 
 Runs the built-in lobby server (in a scratch data folder) with a few games on it, made by
 players who sign in with local accounts: one in play between two people, one against the
-computer, one finished and one waiting for a player; someone watches the game in play. The
-window signs in too and opens a table of its own. Then it plays offline games against the
-computer with fixed seeds, stops at moments worth showing (a table mid-game, a steal after a
-Fool, the end of a game, its Analysis window and its replay), watches the game in play, and
-saves what the X server shows of the window (1280x800) each time: the lobby on the right lists
-the server's games throughout. The table mid-game is also taken at 1024x640, at the window's
-minimum size and at 1920x1080, and the Analysis window and the replay at 1024x640
-(docs/screenshots/sizes/), to look at how the table and the column give way or grow. With the
-odds shown (the offline setting), a table at a decision asks the coach, at 1280x800 and
-1024x640 (coach.png, sizes/coach-1024x640.png); `--odds` takes only those two.
+computer, one finished and one waiting for a player; someone watches the game in play, whose
+players (rated after a few games between them) and a watcher write in its chat. The window
+signs in too and opens a table of its own. Then it plays offline games against the computer
+with fixed seeds, stops at moments worth showing (a table mid-game, a steal after a Fool, the
+end of a game, its Analysis window and its replay), watches the game in play with its chat,
+opens a player's page, and saves what the X server shows of the window (1280x800) each time:
+the lobby on the right lists the server's games throughout. The table mid-game, the Analysis
+window, the replay, the game watched and the player page are also taken at 1024x640 (the table
+at the window's minimum size and at 1920x1080 too; docs/screenshots/sizes/), to look at how
+the table and the column give way or grow. With the odds shown (the offline setting), a table
+at a decision asks the coach, at 1280x800 and 1024x640 (coach.png, sizes/coach-1024x640.png);
+`--odds` takes only those two.
 """
 
 from __future__ import annotations
@@ -67,9 +69,16 @@ class Lobby:
     def fill(self) -> str:
         """A few games as a lobby has them; returns the id of the one in play between people."""
         ada, bea, cy, dee = (self.person(name) for name in ("Ada", "Bea", "Cy", "Dee"))
+        for number, loser in enumerate((bea, ada, bea, bea, bea)):  # rated games: ratings
+            rated = ada.create(f"Rated game {number + 1}")
+            bea.join(rated.id)
+            loser.act(rated.id, loser.game(rated.id).version, Concede(), "concede")
         friday = ada.create("Friday night")
         bea.join(friday.id)
         self.play({0: ada, 1: bea}, friday.id, moves=9)
+        for who, text in ((ada, "Good luck!"), (bea, "You too. Banking at three tonight?"),
+                          (dee, "That Fool was brutal"), (ada, "Only when it is mine :)")):
+            who.say(friday.id, text)
         against = dee.create("Dee against the computer", "normal")
         self.play({0: dee}, against.id, moves=5)
         done = cy.create("Quick one", "easy")
@@ -182,11 +191,14 @@ def shoot(offscreen: bool, odds_only: bool = False) -> None:
     def act(view: View) -> None:
         window.table.take(policy(view, view.turn))
 
-    def save(name: str, shown: QWidget | None = None) -> None:
+    def save(name: str, shown: QWidget | None = None, with_dialogs: bool = False) -> None:
         settle(150)
         shown = shown or window
         screen = shown.screen()
-        picture = shown.grab() if offscreen else screen.grabWindow(shown.winId())
+        frame = shown.geometry()  # (a dialog over the window: what the screen shows there)
+        picture = shown.grab() if offscreen else screen.grabWindow(
+            0, frame.x(), frame.y(), frame.width(), frame.height()) if with_dialogs \
+            else screen.grabWindow(shown.winId())
         path = OUT / name
         picture.save(str(path), "PNG", 0)
         print(f"{path.relative_to(ROOT)}: {picture.width()}x{picture.height()}, "
@@ -320,6 +332,22 @@ def shoot(offscreen: bool, odds_only: bool = False) -> None:
          and window.source.game_id == watched, "the game watched")
     settle(600)
     save("watching.png")
+    window.resize(*OTHER_SIZES["1024x640"])
+    settle(300)
+    save("sizes/watching-1024x640.png")
+
+    # Ada's page, opened as a click on her name on the table opens it.
+    from somnium_desktop.ui.players_hooks import open_player
+
+    ada_id = window.source.user_ids[0] if window.source is not None else None
+    page = open_player(window, play_online, ada_id or "")
+    assert page is not None
+    wait(lambda: page.games.count() > 0, "Ada's page")
+    save("sizes/player-page-1024x640.png", with_dialogs=True)
+    window.resize(*SIZE)
+    settle(300)
+    save("player-page.png", with_dialogs=True)
+    page.close()
     window.close()
     settle(100)
     lobby.close()

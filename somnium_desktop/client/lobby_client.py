@@ -18,7 +18,7 @@ from ..game.events import EVENT_TYPES, Event, event_from_dict
 from ..game.view import View, view_from_dict
 from .answers import NO_HTTP, http_error, not_http, what_it_sent
 from .errors import ActionRefused, LobbyError, ServerFailed, ServerUnreachable, SignedOut
-from .ratings import rating_text
+from .ratings import RatingChange, rating_changes_of, rating_text
 
 if TYPE_CHECKING:  # (sign-in and its keyring are imported once a signed request is made)
     from .auth_session import AuthSession
@@ -68,6 +68,7 @@ class GameSummary:
     created_at: float = 0.0
     away: tuple[bool, ...] = ()  # per seat: its player has left (their app is closed)
     odds: bool = False  # the tables show the odds of the next card (agreed at Create)
+    rated: bool = False  # counts for both players' ratings (chosen at Create)
 
     def is_away(self, seat: int) -> bool:
         return seat < len(self.away) and self.away[seat]
@@ -111,6 +112,7 @@ def _summary_fields(data: dict[str, Any]) -> dict[str, Any]:
         "created_at": float(data.get("created_at", 0.0)),
         "away": tuple(bool(away) for away in data.get("away") or ()),
         "odds": data.get("odds") is True,
+        "rated": bool(data.get("rated", False)),
     }
 
 
@@ -126,6 +128,7 @@ class GameDetail(GameSummary):
     closed: bool = False
     presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, and the win claimable
     claimed_from: int | None = None  # the seat whose win was claimed while it was away
+    rating_changes: tuple[RatingChange, ...] | None = None  # a finished rated game's
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameDetail:
@@ -141,6 +144,7 @@ class GameDetail(GameSummary):
             closed=bool(data.get("closed", False)),
             presence=presence_of(data.get("presence") or ()),
             claimed_from=None if claimed is None else int(claimed),
+            rating_changes=rating_changes_of(data.get("rating_changes")),
         )
 
     def with_changes(self, **changes: Any) -> GameDetail:
@@ -299,10 +303,12 @@ class LobbyClient:
         data = self._call("GET", "/me", signed=True)
         return Account(str(data["id"]), str(data["display_name"]))
 
-    def create(self, name: str, level: str | None = None, *, odds: bool = False) -> GameDetail:
-        """Open a table: against a person (level None) or the computer at `level`; `odds`
-        shows the odds on both tables (refused for a rated game)."""
-        body: dict[str, Any] = {"name": name, "opponent": "person"}
+    def create(self, name: str, level: str | None = None, *, rated: bool = True,
+               odds: bool = False) -> GameDetail:
+        """Open a table: against a person (level None; rated or casual) or the computer at
+        `level` (never rated); `odds` shows the odds on both tables (refused for a rated
+        game)."""
+        body: dict[str, Any] = {"name": name, "opponent": "person", "rated": rated}
         if level is not None:
             body = {"name": name, "opponent": "computer", "level": level}
         if odds:
@@ -344,6 +350,15 @@ class LobbyClient:
     def block(self, user_id: str) -> None:
         """Block a user: their chat messages no longer reach this account."""
         self._call("POST", f"/me/blocks/{quote(user_id, safe='')}", signed=True)
+
+    def unblock(self, user_id: str) -> None:
+        """Unblock a user: their chat messages reach this account again."""
+        self._call("DELETE", f"/me/blocks/{quote(user_id, safe='')}", signed=True)
+
+    def blocks(self) -> list[Account]:
+        """The users this account has blocked."""
+        return [Account(str(u["id"]), str(u["display_name"]))
+                for u in self._call("GET", "/me/blocks", signed=True)]
 
     def act(self, game_id: str, version: int, action: Action, action_id: str) -> ActResult:
         """Send one action made against `version`; a retry with the same id is answered alike."""

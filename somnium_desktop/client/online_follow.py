@@ -197,6 +197,7 @@ class FollowedGame(GameOnTable):
             if detail.status != "waiting" and detail.seq:
                 self._fetch_history(detail.id, detail.seq)
         self._claimed_from = detail.claimed_from
+        self._set_rating_changes(detail.rating_changes)
         self._set_watchers(detail.observers)
         if detail.status == "waiting" or detail.closed or detail.view is None:
             self._say_waiting()
@@ -268,6 +269,7 @@ class FollowedGame(GameOnTable):
             batch = []
         if view.over and self._summary is not None and self._summary.status != "finished":
             self._summary = replace(self._summary, status="finished", winner=view.winner)
+            self._fetch_rating_changes()
         if batch or view != self._view:  # a table event leaves the view as it was
             self._show(view, batch)
 
@@ -369,6 +371,7 @@ class FollowedGame(GameOnTable):
         self._seq = self._version = self._await_seq = 0
         self._batch = []
         self._claimed_from = None
+        self._rating_changes = None
         self._update_pending()
         self._set_presence(())
         self._open_stream(None)

@@ -10,11 +10,13 @@ from PySide6.QtCore import Signal
 
 from ..game.actions import Action
 from ..game.view import View
+from .errors import LobbyError
 from .lifecycles import Change, ChangeEvent, Machine, TableEvent, TableLink
-from .lobby_client import GameDetail, GameSummary
+from .lobby_client import GameDetail, GameSummary, LobbyClient
+from .ratings import RatingChange
 from .source import TableSource
 from .sse import EventStream
-from .tasks import Operations
+from .tasks import Generation, Operations
 
 RETRY_DELAYS_MS = (300, 1000, 2000, 4000, 8000)  # resending an action after a dropped connection
 
@@ -51,6 +53,9 @@ class GameOnTable(TableSource):
     change: Machine[Change, ChangeEvent]  # what the change being applied brought
     _stream: EventStream | None
     link: Machine[TableLink, TableEvent]
+    _client: LobbyClient
+    _game: Generation
+    _rating_changes: tuple[RatingChange, ...] | None = None
 
     # ----- what the table shows -----
     @property
@@ -133,3 +138,39 @@ class GameOnTable(TableSource):
     @property
     def stream(self) -> EventStream | None:
         return self._stream
+
+    # ----- ratings -----
+    @property
+    def ratings(self) -> tuple[str, str]:
+        found = {p.seat: p.rating for p in self._summary.players} if self._summary else {}
+        return (found.get(0, ""), found.get(1, ""))
+
+    @property
+    def user_ids(self) -> tuple[str | None, str | None]:
+        found = {p.seat: p.user_id for p in self._summary.players if p.kind == "person"} \
+            if self._summary else {}
+        return (found.get(0), found.get(1))
+
+    @property
+    def rating_changes(self) -> tuple[RatingChange, ...] | None:
+        return self._rating_changes
+
+    def _set_rating_changes(self, changes: tuple[RatingChange, ...] | None) -> None:
+        if changes is not None and changes != self._rating_changes:
+            self._rating_changes = changes
+            self.ratings_changed.emit()
+
+    def _fetch_rating_changes(self) -> None:
+        """A rated game has just ended: what it did to both ratings (the game's detail)."""
+        if self._summary is None or not self._summary.rated or self._rating_changes:
+            return
+        client, game_id = self._client, self._game_id
+
+        def got(detail: GameDetail) -> None:
+            self._set_rating_changes(detail.rating_changes)
+
+        def failed(_error: LobbyError) -> None:
+            pass  # (the result stands without them; the player's page has them)
+
+        self._ops.run(lambda: client.game(game_id), got, failed, quiet=True,
+                      owner=self._game.stamp(), exclusive=(self, "ratings"))

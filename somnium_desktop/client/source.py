@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from ..game.actions import Action, Concede, Draw, EndTurn, Steal
 from ..game.cards import Suit
 from ..game.view import View
+from .ratings import RatingChange
 
 if TYPE_CHECKING:
     from .replay import Replay
@@ -45,6 +46,7 @@ class TableSource(QObject):
     history = Signal(object)
     watchers_changed = Signal(int)  # how many people watch the game (not its players)
     presence_changed = Signal()  # a player left the table or came back; a claim came in reach
+    ratings_changed = Signal()  # a finished rated game's rating changes are known
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -78,6 +80,22 @@ class TableSource(QObject):
     def my_seat(self) -> int | None:
         """The seat this table plays, or None when watching."""
         raise NotImplementedError
+
+    # ----- ratings (online games between two people) -----
+    @property
+    def ratings(self) -> tuple[str, str]:
+        """Each seat's rating as shown beside its name ("1500?"; "" for none)."""
+        return ("", "")
+
+    @property
+    def user_ids(self) -> tuple[str | None, str | None]:
+        """Each seat's player, whose page a click on their name opens (None: no page)."""
+        return (None, None)
+
+    @property
+    def rating_changes(self) -> tuple[RatingChange, ...] | None:
+        """What a finished rated game did to each seat's rating, once known."""
+        return None
 
     @property
     def read_only(self) -> bool:

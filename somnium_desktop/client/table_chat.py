@@ -33,6 +33,8 @@ class TableChat(QObject):
 
     line_added = Signal(object)  # a ChatLine
     blocked = Signal(str)  # a user id: their lines are gone
+    reloaded = Signal(object)  # every line again, oldest first (someone was unblocked)
+    blocks_listed = Signal(object)  # the Accounts this account blocked
     failed = Signal(str)  # a sentence for the player (not sent, not blocked)
     sign_in_needed = Signal(object)  # what to do once signed in (a watcher writing first)
 
@@ -85,6 +87,30 @@ class TableChat(QObject):
             self.blocked.emit(user_id)
 
         self._ops.run(lambda: client.block(user_id), done, self._refused, quiet=True)
+
+    def list_blocks(self) -> None:
+        """Ask for the users blocked (`blocks_listed` answers)."""
+        client = self.game.client
+        self._ops.run(client.blocks, self.blocks_listed.emit, self._refused, quiet=True)
+
+    def unblock(self, user_id: str) -> None:
+        """Unblock a user: their messages come back, here and in every game."""
+        client, game_id = self.game.client, self.game.game_id
+
+        def unblocked() -> list[ChatLine]:
+            client.unblock(user_id)
+            return [ChatLine.from_dict(m) for m in client.chat(game_id)]
+
+        def done(lines: list[ChatLine]) -> None:
+            self.blocked_ids.discard(user_id)
+            known = {line.id for line in self.lines}
+            self.lines = sorted([*self.lines, *(m for m in lines if m.id not in known)],
+                                key=lambda line: line.id)
+            self._ids = {line.id for line in self.lines}
+            self.reloaded.emit(list(self.lines))
+            self.list_blocks()
+
+        self._ops.run(unblocked, done, self._refused, quiet=True)
 
     def _refused(self, error: object) -> None:
         self.failed.emit(str(error) if isinstance(error, LobbyError) else

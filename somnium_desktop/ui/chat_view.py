@@ -1,5 +1,6 @@
 """The chat of an online table, in the side column under the log: lines, a field to write
-in, a box to hide watchers' messages and a way to block a message's author.
+in, a box to hide watchers' messages, a way to block a message's author (and to unblock), and
+their page (a double-click on a message).
 
 Every message is plain text: the lines are list items, which Qt draws as plain text, never
 as rich text or HTML.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -48,6 +49,8 @@ def line_text(line: ChatLine) -> str:
 class ChatView(QFrame):
     """Shows the chat of the online game on the table; hidden for offline games."""
 
+    player_page_requested = Signal(str)  # a message's author: their user id
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("chatView")
@@ -81,6 +84,13 @@ class ChatView(QFrame):
         self.block_button = QPushButton("Block author")
         self.block_button.setAccessibleName("Block the author of the chosen message")
         self.block_button.clicked.connect(self.block_chosen)
+        # ----- the blocked players (Unblock), and an author's page -----
+        self.blocked_button = QPushButton("Blocked…")
+        self.blocked_button.setAccessibleName("Blocked players: unblock")
+        self.blocked_button.clicked.connect(self.open_blocked)
+        self.lines.itemDoubleClicked.connect(self._page_of)
+        self.lines.itemActivated.connect(self._page_of)
+        self.blocked_dialog: QWidget | None = None
         self.status = QLabel("")
         self.status.setObjectName("panelHint")
         self.status.setWordWrap(True)
@@ -92,7 +102,10 @@ class ChatView(QFrame):
         layout.addWidget(self.hide_watchers)
         layout.addWidget(self.lines, 1)
         layout.addLayout(row)
-        layout.addWidget(self.block_button)
+        block_row = QHBoxLayout()
+        block_row.addWidget(self.block_button, 1)
+        block_row.addWidget(self.blocked_button)
+        layout.addLayout(block_row)
         layout.addWidget(self.status)
         self.setVisible(False)
         self._enable()
@@ -116,6 +129,7 @@ class ChatView(QFrame):
             chat = self.chat = TableChat(source, self)
             chat.line_added.connect(self._add)
             chat.blocked.connect(self._drop)
+            chat.reloaded.connect(self._reload)
             chat.failed.connect(self.status.setText)
             chat.sign_in_needed.connect(self._sign_in)
         self.setVisible(self.chat is not None)
@@ -169,13 +183,41 @@ class ChatView(QFrame):
         self.status.setText("Blocked: their messages no longer reach you.")
         self._enable()
 
+    def _reload(self, lines: list[ChatLine]) -> None:
+        """Every line again (an author was unblocked: theirs are back, in their places)."""
+        self.lines.clear()
+        for line in lines:
+            self._add(line)
+        self.status.setText("Unblocked: their messages reach you again.")
+        self._enable()
+
+    def _page_of(self, item: QListWidgetItem) -> None:
+        line = line_of(item)
+        if line is not None:
+            self.player_page_requested.emit(line.user_id)
+
+    def open_blocked(self) -> None:
+        """The "Blocked players" dialog, with Unblock."""
+        if self.chat is None:
+            return
+        from .blocked_dialog import BlockedDialog
+
+        dialog = BlockedDialog(self.chat, self.window())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.blocked_dialog = dialog
+        dialog.show()
+
     def _menu(self, at: QPoint) -> None:
         line = line_of(self.lines.itemAt(at))
-        if line is None or self._mine(line) or self.chat is None:
+        if line is None or self.chat is None:
             return
         menu = QMenu(self)
         chat = self.chat
-        menu.addAction(f"Block {line.name}", lambda: chat.block(line.user_id))
+        menu.addAction(f"{line.name}'s page",
+                       lambda: self.player_page_requested.emit(line.user_id))
+        if not self._mine(line):
+            menu.addAction(f"Block {line.name}", lambda: chat.block(line.user_id))
+        menu.addAction("Blocked players…", self.open_blocked)
         menu.exec(self.lines.viewport().mapToGlobal(at))
 
     def _enable(self) -> None:

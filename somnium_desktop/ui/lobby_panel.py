@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QProgressBar,
     QPushButton,
     QTableWidget,
@@ -31,6 +32,8 @@ from PySide6.QtWidgets import (
 from ..client.ratings import with_rating
 from .accessibility import announce
 from .column_widths import share_out
+from .lobby_menu import JOIN, OPEN, PLAYER, REPLAY, line_choices
+from .rated_box import RatedBox
 from .style import repolish
 
 if TYPE_CHECKING:  # (types only: the panel is built at start-up, before any HTTP is imported)
@@ -55,9 +58,6 @@ ODDS_TIP = ("Both tables show the chance that the next card busts the table or i
 MESSAGE_KEPT_MS = 30_000  # news in the message line goes after this (errors stay)
 CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
-OPEN = "open"  # a click watches (or, at one's own table, plays)
-JOIN = "join"  # a click takes the open seat
-REPLAY = "replay"  # a click on a finished game's result replays it
 
 
 def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
@@ -94,23 +94,25 @@ def status_text(game: GameSummary) -> str:
 
 
 def status_line(game: GameSummary) -> str:
-    """The status column: how the game stands, and "odds shown" when its tables show them
-    (a joiner agrees to them by joining)."""
-    return status_text(game) + (" · odds shown" if game.odds else "")
+    """The status column: how the game stands, "rated" for a rated game, and "odds shown"
+    when its tables show them (a joiner agrees to them by joining)."""
+    return status_text(game) + (" · rated" if game.rated else "") + (
+        " · odds shown" if game.odds else "")
 
 
 class GameList(QTableWidget):
     """The lobby's games. Arrow keys move; Enter (or a click) on a game's name watches it, on
-    an open seat takes that seat."""
+    an open seat takes that seat, on a person's name opens their page."""
 
-    chosen = Signal(str, str)  # what to do (OPEN or JOIN), the game id
+    chosen = Signal(str, str)  # what to do (OPEN, JOIN or PLAYER), the game id or user id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
         self.setObjectName("gameList")
         self.setAccessibleName("Games in the lobby")
         self.setAccessibleDescription(
-            "Enter on a game's name watches it; Enter on an open seat joins the game."
+            "Enter on a game's name watches it; Enter on an open seat joins the game; "
+            "Enter on a player's name opens their page."
         )
         self.setHorizontalHeaderLabels(COLUMNS)
         self.verticalHeader().setVisible(False)
@@ -127,6 +129,9 @@ class GameList(QTableWidget):
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
         self.cellClicked.connect(self._choose)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(
+            lambda at: self.menu_for(self.rowAt(at.y())).exec(self.viewport().mapToGlobal(at)))
         self.games: list[GameSummary] = []
         self._me: str | None = None
         self._live = True  # the server is reachable: an open seat can be taken
@@ -165,6 +170,16 @@ class GameList(QTableWidget):
         data = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
         if isinstance(data, tuple):
             self.chosen.emit(*data)
+
+    def menu_for(self, row: int) -> QMenu:
+        """A line's right-click menu: watch or play, join, the players' pages."""
+        menu = QMenu(self)
+        if 0 <= row < len(self.games):
+            for label, what, target in line_choices(self.games[row], self._me, self._live):
+                action = menu.addAction(label)
+                action.setData((what, target))
+                action.triggered.connect(lambda _=False, a=action: self.chosen.emit(*a.data()))
+        return menu
 
     def show_games(self, games: Sequence[GameSummary], me: str | None) -> None:
         """Show these games, changing only the lines that changed: the marked cell, the
@@ -266,10 +281,12 @@ class GameList(QTableWidget):
         for column, seat in ((SEAT_1, 0), (SEAT_2, 1)):
             label = game.names[seat]
             joinable = seat == open_seat and not mine and not game.host_away
-            shown = with_rating(label, game.players[seat].rating) if seat < len(
-                game.players) else label
+            person = game.players[seat] if seat < len(game.players) else None
+            shown = with_rating(label, person.rating) if person is not None else label
+            page = (PLAYER, person.user_id) if person is not None and person.user_id \
+                and person.kind == "person" else None
             item = self._cell(row, column, "Join" if joinable else shown,
-                              (JOIN, game.id) if joinable else opened)
+                              (JOIN, game.id) if joinable else page or opened)
             font = QFont(self.font())
             font.setUnderline(joinable and self._live)
             item.setFont(font)
@@ -293,15 +310,23 @@ class GameList(QTableWidget):
                 item.setData(Qt.ItemDataRole.AccessibleTextRole,
                              f"Open seat at {game.name}: the host has left")
                 item.setForeground(self.palette().placeholderText())
+            elif page is not None:
+                item.setToolTip(f"{shown}: click for {label}'s page (rating and games)")
+                item.setData(Qt.ItemDataRole.AccessibleTextRole,
+                             f"Seat {seat + 1}: {shown}: press Enter for their page")
+                item.setData(Qt.ItemDataRole.ForegroundRole, None)
             else:
                 item.setToolTip(label)
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Seat {seat + 1}: {label}")
                 item.setData(Qt.ItemDataRole.ForegroundRole, None)
         finished = game.status == "finished"
         line = status_line(game)
-        odds_note = ": both tables show the odds of the next card" if game.odds else ""
+        about = ("a rated game, it counts for both players' ratings" if game.rated
+                 else "not rated") + (
+            "; both tables show the odds of the next card" if game.odds else "")
         status = self._cell(row, STATUS, line, (REPLAY, game.id) if finished else opened)
-        status.setToolTip(f"{line}: click to replay the game" if finished else line + odds_note)
+        status.setToolTip(f"{line}: click to replay the game" if finished
+                          else f"{status_text(game)}: {about}")
         status.setData(Qt.ItemDataRole.AccessibleTextRole,
                        f"{line}: press Enter to replay" if finished else None)
         font = QFont(self.font())
@@ -396,6 +421,7 @@ class LobbyPanel(QFrame):
     open_clicked = Signal(str)  # a game id: watch it (or play, at one's own table)
     join_clicked = Signal(str)  # a game id: take its open seat
     replay_clicked = Signal(str)  # a finished game's id: replay it
+    player_clicked = Signal(str)  # a user id: open their page
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -438,6 +464,7 @@ class LobbyPanel(QFrame):
         )
         self.opponent.setMinimumContentsLength(12)
         self.set_levels([])
+        self.rated_box = RatedBox(self.opponent)  # rated or casual (two people only)
         self.create_button = QPushButton("Crea&te game")
         self.create_button.setObjectName("primaryButton")
         self.create_button.setAccessibleName("Create game")
@@ -450,6 +477,9 @@ class LobbyPanel(QFrame):
         self.odds_box = QCheckBox("Show the odds to both players")
         self.odds_box.setAccessibleName("Show the odds to both players")
         self.odds_box.setToolTip(ODDS_TIP)
+        for changed in (self.rated_box.toggled, self.opponent.currentIndexChanged):
+            changed.connect(lambda *_: self.set_odds_allowed(not self.rated_box.rated()))
+        self.set_odds_allowed(not self.rated_box.rated())
 
         self.games = GameList()
         self.games.chosen.connect(self._chosen)
@@ -495,7 +525,10 @@ class LobbyPanel(QFrame):
         layout.addWidget(title)
         layout.addLayout(account_row)
         layout.addWidget(self.server)
-        layout.addWidget(self.name_field)
+        name_row = QHBoxLayout()
+        name_row.addWidget(self.name_field, 1)
+        name_row.addWidget(self.rated_box)
+        layout.addLayout(name_row)
         layout.addLayout(create_row)
         layout.addWidget(self.odds_box)
         layout.addLayout(games_row)
@@ -590,9 +623,14 @@ class LobbyPanel(QFrame):
         if game_id:
             self.join_clicked.emit(game_id)
 
-    def _chosen(self, what: str, game_id: str) -> None:
-        asked = {JOIN: self.join_clicked, REPLAY: self.replay_clicked}
-        asked.get(what, self.open_clicked).emit(game_id)
+    def _chosen(self, what: str, target: str) -> None:
+        asked = {JOIN: self.join_clicked, REPLAY: self.replay_clicked,
+                 PLAYER: self.player_clicked}
+        asked.get(what, self.open_clicked).emit(target)
+
+    def rated(self) -> bool:
+        """Whether the game to create is rated (never against the computer)."""
+        return self.rated_box.rated()
 
     def focus_games(self) -> None:
         self.games.setFocus(Qt.FocusReason.ShortcutFocusReason)

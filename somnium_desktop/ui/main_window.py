@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
-from .players_hooks import open_players
+from .players_hooks import open_leaderboard, wire_player_pages
 from .replay_open import Replays
 from .settings import Settings
 from .table import TableWidget, new_action
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .online_options import OnlineOptions
     from .online_play import OnlinePlay
     from .panel import SidePanel
+    from .players_dialog import PlayerPage
 
 COLUMN_WIDTH = 440  # pixels: the right-hand column's width, until the player drags it
 TABLE_AT_LEAST = 520  # pixels: below this the column gives way first, down to its minimum
@@ -124,6 +125,8 @@ class MainWindow(QMainWindow):
     panel: SidePanel
     lobby_panel: LobbyPanel
     chat_view: ChatView
+    player_page: PlayerPage | None = None  # the last player page opened
+    replay_requested = Signal(str)  # a finished game's id, from a player page's Replay
 
     def __init__(
         self,
@@ -192,6 +195,7 @@ class MainWindow(QMainWindow):
         self.lobby_panel = LobbyPanel()
         self.column.addWidget(self.lobby_panel)
         self.column.addWidget(self.panel)
+        wire_player_pages(self)
         kept = self.settings.store.value(COLUMN_KEY)
         if not (isinstance(kept, QByteArray) and self.column.restoreState(kept)):
             self.column.setSizes(lobby_and_log(self.lobby_panel, self.height()))
@@ -231,7 +235,7 @@ class MainWindow(QMainWindow):
         game.addAction(self.lobby_action)
         game.addAction(self.join_action)
         self.players_action = new_action("&Players…", self)
-        self.players_action.triggered.connect(lambda: open_players(self, self.start_online()))
+        self.players_action.triggered.connect(lambda: open_leaderboard(self))
         game.addAction(self.players_action)
         game.addSeparator()
         self.settings_action = new_action("&Settings…", self)

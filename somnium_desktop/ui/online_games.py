@@ -30,6 +30,7 @@ class GamesPart(OnlineBase):
             return
         title = name or f"{account.display_name}'s table"
         odds = self.panel.odds_box.isChecked()  # (a rated game refuses them: 422, told)
+        rated = self.panel.rated()  # (rated or casual: ticked at Create)
 
         def created(detail: GameDetail) -> None:
             if self.panel.name_field.text().strip() == name:
@@ -41,7 +42,7 @@ class GamesPart(OnlineBase):
 
         # One at a time on this server (a double click, or Enter pressed twice: one table);
         # the answer of a server since left is dropped.
-        self.ops.run(lambda: client.create(title, level, odds=odds), created, failed,
+        self.ops.run(lambda: client.create(title, level, rated=rated, odds=odds), created, failed,
                      label="Creating the game…", owner=self._server.stamp(),
                      exclusive=(client, "create"))
 

@@ -77,8 +77,9 @@ class PlayersDialog(QDialog):
 
 
 class PlayerPage(QDialog):
-    """One player: name, rating, record, rating history and recent games. A double-click on
-    a finished game asks for its replay (`replay_requested`; replays are shown elsewhere)."""
+    """One player: name, rating, record, rating history and recent games. Replay (or a
+    double-click) on a finished game asks for its replay (`replay_requested`; replays are
+    shown elsewhere)."""
 
     replay_requested = Signal(str)  # game id
 
@@ -87,6 +88,8 @@ class PlayerPage(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Player")
         self.title = QLabel("Loading…")
+        self.title.setObjectName("panelTitle")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # (a name is the player's words)
         self.title.setAccessibleName("Player")
         self.record = QLabel("")
         self.history = QListWidget()
@@ -95,11 +98,16 @@ class PlayerPage(QDialog):
         self.games.setAccessibleName("Recent games")
         self.games.itemActivated.connect(self._replay)
         self.games.itemDoubleClicked.connect(self._replay)
+        self.games.currentItemChanged.connect(lambda *_: self._enable_replay())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
+        self.replay_button = buttons.addButton("&Replay", QDialogButtonBox.ButtonRole.ActionRole)
+        self.replay_button.setAccessibleName("Replay the chosen game")
+        self.replay_button.clicked.connect(lambda: self._replay(self.games.currentItem()))
+        self._enable_replay()
         layout = QVBoxLayout(self)
         for widget in (self.title, self.record, QLabel("Rating history"), self.history,
-                       QLabel("Recent games (double-click a finished one to replay it)"),
+                       QLabel("Recent games (Replay, or a double-click, replays a finished one)"),
                        self.games, buttons):
             layout.addWidget(widget)
         self.resize(460, 520)
@@ -129,8 +137,24 @@ class PlayerPage(QDialog):
             )
             item.setData(Qt.ItemDataRole.UserRole, (game["id"], game["status"]))
             self.games.addItem(item)
+        finished = [row for row in range(self.games.count())
+                    if self._chosen_finished(self.games.item(row)) is not None]
+        if self.games.count():  # (the newest finished game: Replay is ready for it)
+            self.games.setCurrentRow(finished[0] if finished else 0)
 
-    def _replay(self, item: QListWidgetItem) -> None:
+    def _chosen_finished(self, item: QListWidgetItem | None) -> str | None:
+        """The game id of a finished game's line (None for any other)."""
+        if item is None:
+            return None
         game_id, status = item.data(Qt.ItemDataRole.UserRole)
-        if status == "finished":
-            self.replay_requested.emit(str(game_id))
+        return str(game_id) if status == "finished" else None
+
+    def _enable_replay(self) -> None:
+        finished = self._chosen_finished(self.games.currentItem()) is not None
+        self.replay_button.setEnabled(finished)
+        self.replay_button.setToolTip("" if finished else "Choose a finished game to replay")
+
+    def _replay(self, item: QListWidgetItem | None) -> None:
+        game_id = self._chosen_finished(item)
+        if game_id is not None:
+            self.replay_requested.emit(game_id)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QWidget
 from .players_dialog import PlayerPage, PlayersDialog
 
 if TYPE_CHECKING:
+    from .main_window import MainWindow
     from .online_play import OnlinePlay
 
 
@@ -20,13 +21,16 @@ def _fetch(online: OnlinePlay) -> Callable[..., None]:
     return fetch
 
 
-def open_players(parent: QWidget, online: OnlinePlay) -> PlayersDialog | None:
-    """The leaderboard of the server the lobby is on (None while there is none)."""
+def open_players(parent: QWidget, online: OnlinePlay,
+                 open_page: Callable[[str], object] | None = None) -> PlayersDialog | None:
+    """The leaderboard of the server the lobby is on (None while there is none); a player
+    chosen opens their page (through `open_page`, when given)."""
     client = online.client
     if client is None:
         return None
     dialog = PlayersDialog(parent, _fetch(online), client.leaderboard)
-    dialog.player_chosen.connect(lambda user_id: open_player(parent, online, user_id))
+    dialog.player_chosen.connect(
+        open_page or (lambda user_id: open_player(parent, online, user_id)))
     dialog.setObjectName("players-dialog")
     dialog.show()
     return dialog
@@ -42,3 +46,25 @@ def open_player(parent: QWidget, online: OnlinePlay, user_id: str) -> PlayerPage
     page.setObjectName("player-page")
     page.show()
     return page
+
+
+def open_page(window: MainWindow, user_id: str) -> PlayerPage | None:
+    """A player's page over the window; its Replay asks the window (`replay_requested`)."""
+    page = open_player(window, window.start_online(), user_id)
+    if page is not None:
+        page.replay_requested.connect(window.replay_requested)
+    window.player_page = page
+    return page
+
+
+def open_leaderboard(window: MainWindow) -> PlayersDialog | None:
+    """Game → Players…: the leaderboard, whose players open as pages over the window."""
+    return open_players(window, window.start_online(), lambda uid: open_page(window, uid))
+
+
+def wire_player_pages(window: MainWindow) -> None:
+    """A click on a player's name opens their page: on the table, in the lobby's list and on
+    a chat message."""
+    for asked in (window.table.player_page_requested, window.lobby_panel.player_clicked,
+                  window.chat_view.player_page_requested):
+        asked.connect(lambda user_id: open_page(window, user_id))

@@ -29,6 +29,7 @@ QWidget {{ font-size: 10pt; }}
 #playerName {{ font-size: 11pt; font-weight: 600; color: {TEXT}; }}
 #playerScore {{ font-size: 11pt; color: {ACCENT}; font-weight: 600; }}
 #playerNote {{ color: {MUTED}; }}
+#playerRating {{ font-size: 10pt; color: {MUTED}; }}
 #controls {{ background: {PANEL}; border-top: 1px solid #2e2a57; }}
 #status {{ color: {MUTED}; padding-left: 8px; }}
 #status[error="true"] {{ color: {ERROR}; }}
@@ -52,6 +53,7 @@ QDialogButtonBox {{ dialogbuttonbox-buttons-have-icons: 0; }}
 #gameOver {{ background: rgba(20, 18, 41, 225); border: 1px solid {ACCENT}; border-radius: 14px; }}
 #gameOverTitle {{ font-size: 20pt; font-weight: 700; color: {ACCENT}; }}
 #gameOverDetail {{ font-size: 11pt; color: {TEXT}; }}
+#gameOverRatings {{ font-size: 11pt; color: {ACCENT}; }}
 QToolButton#closeButton {{ border: none; background: transparent; color: {MUTED};
                           padding: 2px 6px; }}
 QToolButton#closeButton:hover {{ color: {TEXT}; }}

@@ -84,6 +84,8 @@ class TableWidget(TableShows):
         self.steal_next_action.triggered.connect(lambda: self._move_steal_focus(1))
         self.steal_pick_action.triggered.connect(self._steal_focused)
         self.copy_button.clicked.connect(self.copy_game_id)
+        self.me.name_clicked.connect(lambda: self._name_clicked(True))
+        self.opponent.name_clicked.connect(lambda: self._name_clicked(False))
         self._show_idle()
 
     # ----- input -----

@@ -51,6 +51,7 @@ class TableFrame(QWidget):
     """The table's widgets and their layout; TableShows and TableWidget bring them to life."""
 
     source_changed = Signal()
+    player_page_requested = Signal(str)  # a click on a player's name: their user id
 
     def __init__(
         self,

@@ -9,6 +9,7 @@ from PySide6.QtCore import SignalInstance
 
 from ..client.describe import Speaker, result_title
 from ..client.lifecycles import TablePhase, TablePhaseEvent
+from ..client.ratings import change_text
 from ..client.source import TableSource
 from ..game.events import Event, GameEnded, TurnPassed
 from ..game.view import View
@@ -56,6 +57,7 @@ class TableShows(TableFrame):
             (source.presence_changed, self._presence_changed),
             (source.history, self._history),
             (source.watchers_changed, self._watchers_changed),
+            (source.ratings_changed, self._show_rating_changes),
         ]
 
     def _started(self) -> None:
@@ -71,11 +73,13 @@ class TableShows(TableFrame):
         self.log.clear()
         self.game_over.hide()
         self.result_analysis.reset()
+        self.game_over.show_ratings("")
         self.speaker = Speaker(source.names, source.my_seat)
         self.coach.set_source(source)
         bottom = self.scene.bottom_seat  # (named now: a table waiting for a player has no view)
         self.me.set_player(self._display_name(bottom), None)
         self.opponent.set_player(self._display_name(1 - bottom), None)
+        self._show_ratings()
         self.game_name.setText(source.game_name)
         self.game_id.setText(f"{source.id_label} {source.game_id}")
         self.copy_button.setVisible(source.shares_id)
@@ -176,6 +180,8 @@ class TableShows(TableFrame):
         self._watcher_count = 0
         self.opponent.set_player("Opponent", None)
         self.me.set_player("You", None)
+        for strip in (self.me, self.opponent):
+            strip.set_rating("", False)
         self.opponent.set_active(False)
         self.me.set_active(False)
         self.game_over.hide()
@@ -205,6 +211,7 @@ class TableShows(TableFrame):
         scores = view.scores
         self.me.set_player(self._display_name(bottom), scores[bottom])
         self.opponent.set_player(self._display_name(1 - bottom), scores[1 - bottom])
+        self._show_ratings()
         self.me.set_active(not over and view.turn == bottom)
         self.opponent.set_active(not over and view.turn != bottom)
         if over:
@@ -217,10 +224,40 @@ class TableShows(TableFrame):
             self.result_analysis.game_over(source)
             if not self._result_hidden:
                 self.game_over.show_result(title, detail, source.can_rematch)
+                self._show_rating_changes()
         else:
             self.game_over.hide()
         self.view.setAccessibleDescription(self._summary(view))
         self._update_controls()
+
+    # ----- ratings: beside the names, a click on a name, the change at the end -----
+    def _show_ratings(self) -> None:
+        source = self.source
+        if source is None:
+            return
+        bottom = self.scene.bottom_seat
+        for strip, seat in ((self.me, bottom), (self.opponent, 1 - bottom)):
+            strip.set_rating(source.ratings[seat], source.user_ids[seat] is not None)
+
+    def _name_clicked(self, strip_is_mine: bool) -> None:
+        source = self.source
+        if source is not None:
+            seat = self.scene.bottom_seat if strip_is_mine else 1 - self.scene.bottom_seat
+            user_id = source.user_ids[seat]
+            if user_id is not None:
+                self.player_page_requested.emit(user_id)
+
+    def _show_rating_changes(self) -> None:
+        """A finished rated game: each player's rating before and after, in the result."""
+        source = self.source
+        changes = source.rating_changes if source is not None else None
+        if source is None or not changes:
+            self.game_over.show_ratings("")
+            return
+        text = "\n".join(change_text(source.names[c.seat], c) for c in changes)
+        if text != self.game_over.ratings.text():
+            self.game_over.show_ratings(text)
+            self.announce("Ratings: " + "; ".join(text.splitlines()))
 
     def _display_name(self, seat: int) -> str:
         if self.source is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -87,7 +87,10 @@ class TableButton(QToolButton):
 
 
 class PlayerStrip(QFrame):
-    """One player's name and score; lit while it is that player's turn."""
+    """One player's name, rating and score; lit while it is that player's turn. A click on
+    a person's name asks for their page (`name_clicked`)."""
+
+    name_clicked = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -103,8 +106,15 @@ class PlayerStrip(QFrame):
         self.score.setObjectName("playerScore")
         self.note = QLabel()
         self.note.setObjectName("playerNote")
+        # ----- the rating beside the name, and the name as a link to the player's page -----
+        self.rating = QLabel()
+        self.rating.setObjectName("playerRating")
+        self.rating.hide()
+        self._linked = False
+        self.name.installEventFilter(self)
         layout.addWidget(self.marker)
         layout.addWidget(self.name)
+        layout.addWidget(self.rating)
         layout.addWidget(self.score)
         layout.addWidget(self.note, 1)
         self.set_active(False)
@@ -121,7 +131,29 @@ class PlayerStrip(QFrame):
 
     def _name_for_readers(self) -> None:
         note, score = self.note.text(), self.score.text() or "0 points"
-        self.setAccessibleName(f"{self.name.text()}, {score}" + (f", {note}" if note else ""))
+        rated = f" rated {self.rating.text()}" if self.rating.text() else ""
+        self.setAccessibleName(f"{self.name.text()}{rated}, {score}"
+                               + (f", {note}" if note else ""))
+
+    def set_rating(self, rating: str, linked: bool) -> None:
+        """The player's rating beside their name ("1500?"; "" for none), and whether a click
+        on the name opens their page."""
+        self.rating.setText(rating)
+        self.rating.setVisible(bool(rating))
+        self.rating.setToolTip("Rating (a question mark: provisional, few games yet)"
+                               if rating.endswith("?") else "Rating")
+        self._linked = linked
+        self.name.setCursor(Qt.CursorShape.PointingHandCursor if linked
+                            else Qt.CursorShape.ArrowCursor)
+        self.name.setToolTip(f"{self.name.text()}'s page: rating and games" if linked else "")
+        self._name_for_readers()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.name and self._linked \
+                and event.type() == QEvent.Type.MouseButtonRelease:
+            self.name_clicked.emit()
+            return True
+        return super().eventFilter(watched, event)
 
     def set_active(self, active: bool) -> None:
         self.setProperty("active", active)
@@ -223,12 +255,20 @@ class GameOverPanel(QFrame):
         self.detail = QLabel()
         self.detail.setObjectName("gameOverDetail")
         self.detail.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # ----- what a rated game did to both ratings -----
+        self.ratings = QLabel()
+        self.ratings.setObjectName("gameOverRatings")
+        self.ratings.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.ratings.setTextFormat(Qt.TextFormat.PlainText)
+        self.ratings.setAccessibleName("Rating changes")
+        self.ratings.hide()
         self.rematch = QToolButton()
         self.rematch.setDefaultAction(rematch)
         self.rematch.setObjectName("primaryButton")
         self.rematch.setAccessibleName("Rematch")
         layout.addWidget(self.title)
         layout.addWidget(self.detail)
+        layout.addWidget(self.ratings)
         layout.addWidget(self.rematch, 0, Qt.AlignmentFlag.AlignHCenter)
         self.hide()
 
@@ -257,6 +297,13 @@ class GameOverPanel(QFrame):
         self.refit()
         self.show()
         self.raise_()
+
+    def show_ratings(self, text: str) -> None:
+        """Each player's rating change, one a line ("" hides them: an unrated game)."""
+        self.ratings.setText(text)
+        self.ratings.setVisible(bool(text))
+        if not self.isHidden():
+            self.refit()
 
     def refit(self) -> None:
         """Its size for what it says (in the table's text size), never less than a share of

@@ -77,6 +77,11 @@ def test_the_players_dialog_opens_a_players_page_and_asks_for_replays(
         with qtbot.waitSignal(page.replay_requested, timeout=2000) as asked:
             page.games.itemDoubleClicked.emit(page.games.item(0))
         assert asked.args == [finished[-1]]  # the newest game first
+        page.games.setCurrentRow(1)
+        assert page.replay_button.isEnabled()
+        with qtbot.waitSignal(window.replay_requested, timeout=2000) as asked:
+            page.replay_button.click()  # (the window passes it on, for the replay)
+        assert asked.args == [finished[-2]]
         page.close()
         dialog.close()
     finally:

@@ -70,7 +70,7 @@ def open_test_storage(database: Database) -> Storage:
 def query(database: Database, sql: str, *args: Any) -> list[tuple[Any, ...]]:
     """The rows of one statement (written with ? marks) run on the database itself."""
     if isinstance(database, Path):
-        with contextlib.closing(sqlite3.connect(database)) as conn:
+        with contextlib.closing(sqlite3.connect(database)) as conn, conn:  # (commits)
             return conn.execute(sql, args).fetchall()
     with psycopg.connect(database, autocommit=True) as pg:
         cursor = pg.execute(sql.replace("?", "%s").encode(), args)
