@@ -202,6 +202,7 @@ class ViewModel(BaseModel):
     over: bool
     winner: int | None
     conceded_by: int | None
+    timed_out: int | None = Field(default=None, description="the seat whose clock ran out")
     legal: list[ActionModel]
 
 
