@@ -104,6 +104,12 @@ TableName = Annotated[
     WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_TABLE_NAME,
                     "pattern": VISIBLE_NAME}),
 ]
+MoveSeconds = Annotated[int, Field(ge=1, le=600), BeforeValidator(_whole)]
+MOVE_SECONDS = Field(
+    default=None,
+    description="a per-move clock: seconds for each decision (the server's shortest, 10 by "
+                "default, to 600); a player whose clock runs out loses. None: no clock",
+)
 HOST_LEVEL = (
     "a computer of this level plays your seat and you watch "
     "(with a computer opponent: two computers play)"
@@ -120,6 +126,7 @@ class PersonOpponent(Strict):
         default=True,
         description="counts for both players' ratings (never with a computer in a seat)",
     )
+    move_seconds: MoveSeconds | None = MOVE_SECONDS
 
 
 class ComputerOpponent(Strict):
@@ -129,7 +136,7 @@ class ComputerOpponent(Strict):
     opponent: Literal["computer"]
     level: LevelKey = Field(description="the computer opponent's level (see GET /levels)")
     host_level: LevelKey | None = Field(default=None, description=HOST_LEVEL)
-
+    move_seconds: MoveSeconds | None = MOVE_SECONDS
 
 
 class ActRequest(Strict):
@@ -236,11 +243,20 @@ class GameSummary(BaseModel):
         default=[], description="per seat: its player has left (no stream open for a while)"
     )
     rated: bool = Field(default=False, description="counts for the players' ratings")
+    move_seconds: int | None = Field(
+        default=None, description="the per-move clock in seconds (None: no time control)"
+    )
+    deadline: float | None = Field(
+        default=None,
+        description="when the clock of the player to move runs out, in the server's time "
+                    "(seconds since 1970; a game's detail and its stream's `clock` say `now`)",
+    )
 
 
 class GameDetail(GameSummary):
     """A game's whole public state."""
 
+    now: float = Field(default=0.0, description="the server's time when it answered")
     version: int
     seq: int = Field(description="the last event's sequence number (the stream's Last-Event-ID)")
     view: ViewModel
