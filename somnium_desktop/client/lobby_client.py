@@ -67,6 +67,7 @@ class GameSummary:
     winner: int | None = None
     created_at: float = 0.0
     away: tuple[bool, ...] = ()  # per seat: its player has left (their app is closed)
+    move_seconds: int | None = None  # the per-move clock (None: no time control)
 
     def is_away(self, seat: int) -> bool:
         return seat < len(self.away) and self.away[seat]
@@ -109,7 +110,12 @@ def _summary_fields(data: dict[str, Any]) -> dict[str, Any]:
         "winner": data.get("winner"),
         "created_at": float(data.get("created_at", 0.0)),
         "away": tuple(bool(away) for away in data.get("away") or ()),
+        "move_seconds": _whole_or_none(data.get("move_seconds")),
     }
+
+
+def _whole_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +130,7 @@ class GameDetail(GameSummary):
     closed: bool = False
     presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, and the win claimable
     claimed_from: int | None = None  # the seat whose win was claimed while it was away
+    clock_left: float | None = None  # seconds left to the player to move, when answered
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameDetail:
@@ -139,10 +146,20 @@ class GameDetail(GameSummary):
             closed=bool(data.get("closed", False)),
             presence=presence_of(data.get("presence") or ()),
             claimed_from=None if claimed is None else int(claimed),
+            clock_left=clock_left(data),
         )
 
     def with_changes(self, **changes: Any) -> GameDetail:
         return dataclasses.replace(self, **changes)
+
+
+def clock_left(data: dict[str, Any]) -> float | None:
+    """Seconds left on the clock of the player to move, by the server's own time (`deadline`
+    less `now`: the computer's clock may be wrong), from a detail or a `clock` message."""
+    deadline, now = data.get("deadline"), data.get("now")
+    if deadline is None or now is None:
+        return None
+    return max(0.0, float(deadline) - float(now))
 
 
 def presence_of(players: Any) -> tuple[tuple[bool, bool], ...]:
@@ -287,11 +304,16 @@ class LobbyClient:
         data = self._call("GET", "/me", signed=True)
         return Account(str(data["id"]), str(data["display_name"]))
 
-    def create(self, name: str, level: str | None = None) -> GameDetail:
-        """Open a table: against a person (level None) or the computer at `level`."""
+    def create(
+        self, name: str, level: str | None = None, move_seconds: int | None = None
+    ) -> GameDetail:
+        """Open a table: against a person (level None) or the computer at `level`; with a
+        per-move clock of `move_seconds` (None: none)."""
         body: dict[str, Any] = {"name": name, "opponent": "person"}
         if level is not None:
             body = {"name": name, "opponent": "computer", "level": level}
+        if move_seconds is not None:
+            body["move_seconds"] = move_seconds
         return GameDetail.from_dict(self._call("POST", "/games", body, signed=True))
 
     def join(self, game_id: str) -> GameDetail:

@@ -39,6 +39,7 @@ class TableSource(QObject):
     history = Signal(object)
     watchers_changed = Signal(int)  # how many people watch the game (not its players)
     presence_changed = Signal()  # a player left the table or came back; a claim came in reach
+    clock_changed = Signal()  # the clock of the player to move started afresh or stopped
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -112,6 +113,12 @@ class TableSource(QObject):
     @property
     def claimed_from(self) -> int | None:
         """The seat that was away when the other player claimed the win, if that ended it."""
+        return None
+
+    @property
+    def clock(self) -> tuple[int, float] | None:
+        """The running clock: the seat to move and when it runs out (time.monotonic()), or
+        None (no time control, or nobody's clock runs)."""
         return None
 
     @property

@@ -74,6 +74,9 @@ def short(name: str) -> str:
     return name.split(" (", 1)[0] if name.endswith(")") and " (" in name else name
 
 
+CLOCK_CHOICES = (("No clock", None), ("30 s a move", 30), ("60 s a move", 60))
+
+
 def status_text(game: GameSummary) -> str:
     """How a lobby line stands: waiting for a player, whose turn it is, who won."""
     if game.host_away:
@@ -288,7 +291,8 @@ class GameList(QTableWidget):
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, f"Seat {seat + 1}: {label}")
                 item.setData(Qt.ItemDataRole.ForegroundRole, None)
         status = self._cell(row, STATUS, status_text(game), opened)
-        status.setToolTip(status_text(game))
+        timed = f" · {game.move_seconds} s a move" if game.move_seconds else ""
+        status.setToolTip(status_text(game) + timed)
         watching = self._cell(row, WATCHING, str(game.observers), opened)
         watching.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
         watching.setData(Qt.ItemDataRole.AccessibleTextRole, f"{game.observers} watching")
@@ -424,6 +428,19 @@ class LobbyPanel(QFrame):
         self.create_button.setAccessibleName("Create game")
         self.create_button.clicked.connect(self._create)
         self.name_field.returnPressed.connect(self._create)
+        # the time control of a new game: none, or a clock for each move (clocks)
+        self.clock_choice = QComboBox()
+        self.clock_choice.setAccessibleName("Time control")
+        self.clock_choice.setToolTip("A clock for each move: who runs out of time loses")
+        for label, seconds in CLOCK_CHOICES:
+            self.clock_choice.addItem(label, seconds)
+        self.clock_choice.setSizeAdjustPolicy(  # (gives way on a narrow column, as Opponent)
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.clock_choice.setMinimumContentsLength(5)
+        name_row = QHBoxLayout()  # the new game's name, and its clock
+        name_row.addWidget(self.name_field, 1)
+        name_row.addWidget(self.clock_choice)
         create_row = QHBoxLayout()
         create_row.addWidget(self.opponent, 1)
         create_row.addWidget(self.create_button)
@@ -472,7 +489,7 @@ class LobbyPanel(QFrame):
         layout.addWidget(title)
         layout.addLayout(account_row)
         layout.addWidget(self.server)
-        layout.addWidget(self.name_field)
+        layout.addLayout(name_row)
         layout.addLayout(create_row)
         layout.addLayout(games_row)
         layout.addWidget(self.games, 1)

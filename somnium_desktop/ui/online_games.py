@@ -28,6 +28,7 @@ class GamesPart(OnlineBase):
         if client is None or account is None:
             return
         title = name or f"{account.display_name}'s table"
+        move_seconds = self.panel.clock_choice.currentData()  # (None: no clock)
 
         def created(detail: GameDetail) -> None:
             if self.panel.name_field.text().strip() == name:
@@ -39,7 +40,7 @@ class GamesPart(OnlineBase):
 
         # One at a time on this server (a double click, or Enter pressed twice: one table);
         # the answer of a server since left is dropped.
-        self.ops.run(lambda: client.create(title, level), created, failed,
+        self.ops.run(lambda: client.create(title, level, move_seconds), created, failed,
                      label="Creating the game…", owner=self._server.stamp(),
                      exclusive=(client, "create"))
 
