@@ -8,10 +8,11 @@ players who sign in with local accounts: one in play between two people, one aga
 computer, one finished and one waiting for a player; someone watches the game in play. The
 window signs in too and opens a table of its own. Then it plays offline games against the
 computer with fixed seeds, stops at moments worth showing (a table mid-game, a steal after a
-Fool, the end of a game), watches the game in play, and saves what the X server shows of the
-window (1280x800) each time: the lobby on the right lists the server's games throughout. The
-table mid-game is also taken at 1024x640, at the window's minimum size and at 1920x1080
-(docs/screenshots/sizes/), to look at how the table and the column give way or grow.
+Fool, the end of a game), watches the game in play, opens a game with a clock, and saves what
+the X server shows of the window (1280x800) each time: the lobby on the right lists the
+server's games throughout. The table mid-game is also taken at 1024x640, at the window's
+minimum size and at 1920x1080 (docs/screenshots/sizes/), to look at how the table and the
+column give way or grow.
 """
 
 from __future__ import annotations
@@ -256,6 +257,20 @@ def shoot(offscreen: bool) -> None:
          and window.source.game_id == watched, "the game watched")
     settle(600)
     save("watching.png")
+
+    # A game with a clock (30 s a move, picked beside the name): Eve takes the open seat and
+    # the clock of the player to move runs beside their name.
+    panel = window.lobby_panel
+    panel.clock_choice.setCurrentIndex(panel.clock_choice.findData(30))
+    panel.name_field.setText("Robin's quick game")
+    panel.create_button.click()
+    wait(lambda: isinstance(window.source, OnlineGame)
+         and window.source.game_name == "Robin's quick game", "the table with a clock")
+    assert isinstance(window.source, OnlineGame)
+    lobby.person("Eve").join(window.source.game_id)
+    wait(lambda: window.table.clock_show.left is not None, "the running clock")
+    settle(2300)
+    save("clock.png")
     window.close()
     settle(100)
     lobby.close()

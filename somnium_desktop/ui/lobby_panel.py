@@ -434,10 +434,6 @@ class LobbyPanel(QFrame):
         self.clock_choice.setToolTip("A clock for each move: who runs out of time loses")
         for label, seconds in CLOCK_CHOICES:
             self.clock_choice.addItem(label, seconds)
-        self.clock_choice.setSizeAdjustPolicy(  # (gives way on a narrow column, as Opponent)
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.clock_choice.setMinimumContentsLength(5)
         name_row = QHBoxLayout()  # the new game's name, and its clock
         name_row.addWidget(self.name_field, 1)
         name_row.addWidget(self.clock_choice)
