@@ -20,6 +20,7 @@ from somnium_desktop.game import (
     view_of,
     view_to_dict,
 )
+from somnium_desktop.game.analysis import public_game
 from somnium_desktop.game.events import CardDrawn, GameEnded, StealRequired, TimedOut
 
 from .game_helpers import S, c, stacked
@@ -64,3 +65,11 @@ def test_time_out_travels_as_json_and_states_stored_before_clocks_load() -> None
     stored = state_to_dict(stacked([]))
     del stored["timed_out"]
     assert state_from_dict(stored).timed_out is None
+
+
+# Rule 19: running out of time is no decision the analysis judges.
+def test_the_analysis_leaves_a_time_out_out() -> None:
+    start = stacked([c(S.SUNS, 7)], first=0)
+    game = public_game(start, [(0, Draw()), (0, TimeOut())])
+    assert [move.action for move in game.moves] == [Draw()]
+    assert game.end.timed_out == 0 and game.end.winner == 1
