@@ -880,7 +880,6 @@ class GameService:
             )
         return room
 
-
     # -- clocks (clocks.py) ------------------------------------------------------------------------
     async def time_out(self, game_id: str, version: int | None = None) -> bool:
         """The player to move loses on time if their clock ran out (at `version`, if given:
