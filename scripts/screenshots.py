@@ -10,13 +10,13 @@ players (rated after a few games between them) and a watcher write in its chat. 
 signs in too and opens a table of its own. Then it plays offline games against the computer
 with fixed seeds, stops at moments worth showing (a table mid-game, a steal after a Fool, the
 end of a game, its Analysis window and its replay), watches the game in play with its chat,
-opens a player's page, and saves what the X server shows of the window (1280x800) each time:
-the lobby on the right lists the server's games throughout. The table mid-game, the Analysis
-window, the replay, the game watched and the player page are also taken at 1024x640 (the table
-at the window's minimum size and at 1920x1080 too; docs/screenshots/sizes/), to look at how
-the table and the column give way or grow. With the odds shown (the offline setting), a table
-at a decision asks the coach, at 1280x800 and 1024x640 (coach.png, sizes/coach-1024x640.png);
-`--odds` takes only those two.
+opens a player's page and a game with a clock, and saves what the X server shows of the
+window (1280x800) each time: the lobby on the right lists the server's games throughout. The
+table mid-game, the Analysis window, the replay, the game watched and the player page are
+also taken at 1024x640 (the table at the window's minimum size and at 1920x1080 too;
+docs/screenshots/sizes/), to look at how the table and the column give way or grow. With the
+odds shown (the offline setting), a table at a decision asks the coach, at 1280x800 and
+1024x640 (coach.png, sizes/coach-1024x640.png); `--odds` takes only those two.
 """
 
 from __future__ import annotations
@@ -348,6 +348,20 @@ def shoot(offscreen: bool, odds_only: bool = False) -> None:
     settle(300)
     save("player-page.png", with_dialogs=True)
     page.close()
+
+    # A game with a clock (30 s a move, picked beside the name): Eve takes the open seat and
+    # the clock of the player to move runs beside their name.
+    panel = window.lobby_panel
+    panel.clock_choice.setCurrentIndex(panel.clock_choice.findData(30))
+    panel.name_field.setText("Robin's quick game")
+    panel.create_button.click()
+    wait(lambda: isinstance(window.source, OnlineGame)
+         and window.source.game_name == "Robin's quick game", "the table with a clock")
+    assert isinstance(window.source, OnlineGame)
+    lobby.person("Eve").join(window.source.game_id)
+    wait(lambda: window.table.clock_show.left is not None, "the running clock")
+    settle(2300)
+    save("clock.png")
     window.close()
     settle(100)
     lobby.close()

@@ -88,6 +88,7 @@ def test_all_54_cards_accounted_for_and_scores_follow_the_rule(seed: int) -> Non
 PUBLIC_KEYS = {
     "banks", "scores", "table", "discard", "deck_count", "fools_left", "death_left", "turn",
     "first", "steal_pending", "stealable", "stolen", "over", "winner", "conceded_by", "legal",
+    "timed_out",
 }
 
 

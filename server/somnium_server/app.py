@@ -56,7 +56,7 @@ def create_app(
                 *analysis_router.routes],
     )
     app.state.ctx = ctx
-    describe(app, lambda: list(ctx.games.computers.available()))
+    describe(app, lambda: list(ctx.games.computers.available()), settings.clock_min)
     errors.install(app)
     docs.install(app)
     signin.install(app, settings, ctx.storage)
@@ -64,8 +64,9 @@ def create_app(
     return app
 
 
-def describe(app: FastAPI, keys: Callable[[], list[str]]) -> None:
-    """The OpenAPI description, with the session scheme and the levels on offer as an enum."""
+def describe(app: FastAPI, keys: Callable[[], list[str]], clock_min: int = 1) -> None:
+    """The OpenAPI description, with the session scheme, the levels on offer as an enum and
+    this server's shortest move clock."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -77,10 +78,20 @@ def describe(app: FastAPI, keys: Callable[[], list[str]]) -> None:
             offered = keys()
             if offered:
                 _enumerate(schema, offered)
+            _shortest_clock(schema, clock_min)
             app.openapi_schema = schema
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _shortest_clock(schema: dict[str, Any], seconds: int) -> None:
+    """A time control asked for at Create is at least the server's `clock_min` seconds."""
+    for model in schema.get("components", {}).get("schemas", {}).values():
+        field = model.get("properties", {}).get("move_seconds", {})
+        for choice in field.get("anyOf", [field]):
+            if "minimum" in choice:
+                choice["minimum"] = seconds
 
 
 def _enumerate(node: Any, offered: list[str]) -> None:

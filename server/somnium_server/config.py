@@ -145,6 +145,17 @@ class Settings:
         metadata={"help": "seconds a player must be away from a running game before the other "
                           "may claim the win", "type": _positive(float)},
     )
+    # -- clocks (clocks.py) --
+    clock_min: int = field(
+        default=10,
+        metadata={"help": "the shortest per-move clock a game may be created with, in seconds",
+                  "type": _positive(int)},
+    )
+    clock_sweep: float = field(
+        default=1.0,
+        metadata={"help": "seconds between looks for games whose clock ran out",
+                  "type": _positive(float)},
+    )
     event_window: int = field(
         default=512,
         metadata={"help": "events kept per game for Last-Event-ID resume (older: a snapshot)",

@@ -13,6 +13,7 @@ from starlette.requests import Request  # FastAPI's, read at run time by its dep
 from .analyses import AnalysisService
 from .apierror import ApiError
 from .chat import ChatService
+from .clocks import sweep_clocks
 from .computer import Computers
 from .config import Settings
 from .events import StreamHub
@@ -55,6 +56,7 @@ def build_context(
         computer_pause=settings.computer_pause,
         observer_flush=settings.observer_flush,
         timing=Timing(settings.away_after, settings.claim_after),
+        clock_min=settings.clock_min,
     )
     buckets = buckets_for(store)
     return ServerContext(
@@ -75,8 +77,8 @@ def build_context(
 @contextlib.asynccontextmanager
 async def serving(ctx: ServerContext) -> AsyncIterator[None]:
     """The server's life: games loaded (computers resume), streams ticking, old sessions
-    swept, other instances' changes followed; at the end every stream closed and the storage
-    shut."""
+    swept, clocks run out judged, other instances' changes followed; at the end every stream
+    closed and the storage shut."""
     await ctx.lobby.open()
     await ctx.games.load()
     ctx.hub.start()
@@ -85,10 +87,11 @@ async def serving(ctx: ServerContext) -> AsyncIterator[None]:
     follower = loop.create_task(ctx.storage.follow_games(ctx.games))
     heartbeat = loop.create_task(ctx.games.heartbeat())
     seen = loop.create_task(ctx.games.keep_seen())
+    clocks = loop.create_task(sweep_clocks(ctx.games, ctx.settings.clock_sweep))
     try:
         yield
     finally:
-        for task in (sweeper, follower, heartbeat, seen):
+        for task in (sweeper, follower, heartbeat, seen, clocks):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

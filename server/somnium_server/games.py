@@ -27,6 +27,7 @@ from somnium_desktop.game import (
     Concede,
     GameState,
     IllegalAction,
+    TimeOut,
     action_from_dict,
     action_to_dict,
     apply,
@@ -39,7 +40,7 @@ from somnium_desktop.game import (
     view_to_dict,
 )
 
-from . import peers
+from . import clocks, peers
 from .apierror import ApiError, illegal
 from .computer import ComputerRunner, Computers, choose
 from .events import StreamHub, Subscriber, frame
@@ -88,6 +89,7 @@ class GameService:
         computer_pause: float,
         observer_flush: float,
         timing: Timing | None = None,
+        clock_min: int = 10,
     ) -> None:
         self.storage = storage
         self.lobby = lobby
@@ -96,6 +98,7 @@ class GameService:
         self.event_window = event_window
         self.observer_flush = observer_flush
         self.timing = timing or Timing()
+        self.clock_min = clock_min  # the shortest per-move clock offered (seconds)
         self.attendance = Attendance()
         self.tables: dict[str, set[str]] = {}  # user id -> the unfinished games they sit at
         self.rooms: dict[str, GameRoom] = {}
@@ -140,6 +143,8 @@ class GameService:
             if fresh and self.storage.shared and room.status != "finished":
                 async with room.lock:
                     await self.catch_up(room)
+            if fresh and clocks.overdue(room, time.time()):  # read: the clock is judged too
+                await self.time_out(room.id)
             return room
         record = await self.storage.get_game(game_id.upper())
         if record is None:
@@ -219,11 +224,13 @@ class GameService:
             await self._recall(list(_seated(room) - seated))
         room.version, room.seq = record.version, record.seq
         room.snapshot = (record.snapshot_version, record.state)
+        room.deadline = record.deadline
         answers = _answers(events) if any(not a.result for a in actions) else {}
         room.actions.update(
             {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
         )
         room.remember(events)
+        self._clock_moved(room)
         self._seat_index(room, seated)
         self._presence_changed(room)
         if room.status == "finished":
@@ -321,8 +328,17 @@ class GameService:
         if request.odds and rated:
             raise ApiError(422, "odds_in_rated_game",
                            "the odds are never shown in a rated game: create a casual one")
-        return await self._open_game(request.name, user.id, [host, other], rated,
+        move_seconds = self._move_seconds(request.move_seconds)
+        return await self._open_game(request.name, user.id, [host, other], rated, move_seconds,
                                      odds=request.odds)
+
+    def _move_seconds(self, asked: int | None) -> int | None:
+        """The time control asked for at Create, checked against this server's shortest."""
+        shortest = self.clock_min
+        if asked is not None and not shortest <= asked <= clocks.MAX_MOVE_SECONDS:
+            raise ApiError(422, "bad_clock", f"a move clock is {shortest} to "
+                           f"{clocks.MAX_MOVE_SECONDS} seconds, not {asked}")
+        return asked
 
     async def _with_ratings(self, seats: list[Seat]) -> list[Seat]:
         """The seats with each person's rating as they sit down (shown beside their name)."""
@@ -345,7 +361,7 @@ class GameService:
 
     async def _open_game(
         self, name: str, created_by: str, seats: list[Seat], rated: bool = False,
-        *, odds: bool = False,
+        move_seconds: int | None = None, *, odds: bool = False,
     ) -> GameRoom:
         seats = await self._with_ratings(seats)
         game_id = new_game_id(self.rooms)
@@ -356,9 +372,10 @@ class GameService:
             seats=seats, status="playing" if playing else "waiting", state=state,
             initial_state=state_to_dict(state), version=1, seq=0,
             meta={"agreed": [], "rematch": None, "closed": False, "rated": rated,
-                  "odds": odds},
+                  "move_seconds": move_seconds, "odds": odds},
             bot_seed=secrets.randbits(31), window=deque(maxlen=self.event_window),
         )
+        room.deadline = clocks.deadline_of(room.meta, room.status, state, seats, time.time())
         table_events: list[dict[str, Any]] = [
             {"type": "game_created", "name": name, "players": room.players()}
         ]
@@ -462,6 +479,9 @@ class GameService:
                 raise ApiError(403, "not_a_player", "only the two seated players can act")
             if room.status == "waiting":
                 raise ApiError(409, "game_not_started", "the game has not started yet")
+            if clocks.overdue(room, time.time()) and await self._time_out_now(room):
+                raise ApiError(409, "timed_out", "the clock of the player to move ran out: "
+                               "the game is over", version=room.version)
             _check_version(room, request.version)
             # the action model's fields as a dict (a plain copy: model_dump walks the schema)
             action = action_from_dict(dict(request.action.__dict__))
@@ -586,7 +606,8 @@ class GameService:
             if len(agreed) == len(room.seats):
                 new = await self._open_game(
                     room.name, room.created_by, [Seat(**s.to_dict()) for s in room.seats],
-                    bool(room.meta.get("rated")), odds=bool(room.meta.get("odds")),
+                    bool(room.meta.get("rated")), room.meta.get("move_seconds"),
+                    odds=bool(room.meta.get("odds")),
                 )
                 meta["rematch"] = new.id
                 events.append({"type": "rematch", "game_id": new.id})
@@ -626,7 +647,11 @@ class GameService:
                 stored_changes["state_version"] = version
             else:
                 stored_changes["state_version"], stored_changes["state"] = room.snapshot
-        record = room.record(version=version, seq=seq, **stored_changes)
+        deadline = clocks.deadline_of(
+            changes.get("meta", room.meta), changes.get("status", room.status),
+            changes.get("state", room.state), changes.get("seats", room.seats), time.time(),
+        )  # every change of a game in play passes a decision to a player: a fresh clock
+        record = room.record(version=version, seq=seq, deadline=deadline, **stored_changes)
         try:
             await self.storage.update_game(GameUpdate(
                 record=record, expected_version=room.version, events=events, action=action,
@@ -644,7 +669,9 @@ class GameService:
             self._seat_index(room, seated)
         room.version = version
         room.seq = seq
+        room.deadline = deadline
         room.remember(events)
+        self._clock_moved(room)
 
     # -- listeners: observers and the players' presence -------------------------------------------
     def watch(
@@ -658,7 +685,8 @@ class GameService:
         """
         first = missed_since(room, last_event_id)
         if first is None:
-            first = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
+            game = {"now": time.time(), **room.detail()}
+            first = [frame("snapshot", {"type": "snapshot", "game": game}, room.seq)]
         subscriber = Subscriber(first)
         room.channel.add(subscriber)
         if observer:
@@ -668,6 +696,8 @@ class GameService:
             self.attend(user)
         subscriber.push(frame("observers", {"type": "observers", "count": room.watchers()}))
         subscriber.push(self._presence_frame(room))
+        if room.meta.get("move_seconds"):
+            subscriber.push(clocks.clock_frame(room))
         return subscriber
 
     def unwatch(
@@ -906,6 +936,42 @@ class GameService:
                 meta={**room.meta, "claimed_from": other},
             )
         return room
+
+    # -- clocks (clocks.py) ------------------------------------------------------------------------
+    async def time_out(self, game_id: str, version: int | None = None) -> bool:
+        """The player to move loses on time if their clock ran out (at `version`, if given:
+        what the sweeper found overdue; a game moved on since is left alone). True if this
+        call timed them out."""
+        room = await self.find(game_id)
+        async with room.lock:
+            if version is not None and version > room.version:
+                await self.catch_up(room)
+            if version is not None and version != room.version:
+                return False
+            return await self._time_out_now(room)
+
+    async def _time_out_now(self, room: GameRoom) -> bool:
+        """Time out the player to move if overdue (the caller holds the room's lock); the
+        engine ends the game (a `timed_out` event). False if not overdue or another instance
+        wrote the game first (the room then caught up)."""
+        if not clocks.overdue(room, time.time()):
+            return False
+        seat = room.state.turn
+        action = TimeOut()
+        state, events = apply(room.state, seat, action)
+        try:
+            await self._play(
+                room, seat, action, state, events, clocks.CLOCK_USER,
+                f"clock/{room.version + 1}",
+            )
+        except VersionConflict:
+            return False
+        return True
+
+    def _clock_moved(self, room: GameRoom) -> None:
+        """Tell the game's streams the clock of a timed game (after each change)."""
+        if room.meta.get("move_seconds"):
+            room.channel.publish(clocks.clock_frame(room))
 
 
 def _stored_times(room: GameRoom) -> None:

@@ -104,6 +104,12 @@ TableName = Annotated[
     WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_TABLE_NAME,
                     "pattern": VISIBLE_NAME}),
 ]
+MoveSeconds = Annotated[int, Field(ge=1, le=600), BeforeValidator(_whole)]
+MOVE_SECONDS = Field(
+    default=None,
+    description="a per-move clock: seconds for each decision (the server's shortest, 10 by "
+                "default, to 600); a player whose clock runs out loses. None: no clock",
+)
 HOST_LEVEL = (
     "a computer of this level plays your seat and you watch "
     "(with a computer opponent: two computers play)"
@@ -131,6 +137,7 @@ class PersonOpponent(Strict):
         description="counts for both players' ratings (never with a computer in a seat)",
     )
     odds: bool = Field(default=False, description=ODDS)
+    move_seconds: MoveSeconds | None = MOVE_SECONDS
 
 
 class ComputerOpponent(Strict):
@@ -141,7 +148,7 @@ class ComputerOpponent(Strict):
     level: LevelKey = Field(description="the computer opponent's level (see GET /levels)")
     host_level: LevelKey | None = Field(default=None, description=HOST_LEVEL)
     odds: bool = Field(default=False, description=ODDS)
-
+    move_seconds: MoveSeconds | None = MOVE_SECONDS
 
 
 class ActRequest(Strict):
@@ -214,6 +221,7 @@ class ViewModel(BaseModel):
     over: bool
     winner: int | None
     conceded_by: int | None
+    timed_out: int | None = Field(default=None, description="the seat whose clock ran out")
     legal: list[ActionModel]
 
 
@@ -248,11 +256,20 @@ class GameSummary(BaseModel):
     )
     rated: bool = Field(default=False, description="counts for the players' ratings")
     odds: bool = Field(default=False, description="the tables show the odds (agreed at Create)")
+    move_seconds: int | None = Field(
+        default=None, description="the per-move clock in seconds (None: no time control)"
+    )
+    deadline: float | None = Field(
+        default=None,
+        description="when the clock of the player to move runs out, in the server's time "
+                    "(seconds since 1970; a game's detail and its stream's `clock` say `now`)",
+    )
 
 
 class GameDetail(GameSummary):
     """A game's whole public state."""
 
+    now: float = Field(default=0.0, description="the server's time when it answered")
     version: int
     seq: int = Field(description="the last event's sequence number (the stream's Last-Event-ID)")
     view: ViewModel

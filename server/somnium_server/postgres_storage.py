@@ -21,7 +21,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from . import analysis_rows, chat_rows, rating_rows
-from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
+from .game_rows import DEADLINE_MIGRATION, GAME_COLUMNS, OVERDUE, dumps, game_from_row, game_row
 from .peers import CHAT, HELLO
 from .peers import KINDS as PEER_KINDS
 from .postgres_limits import MIGRATION as LIMITS_MIGRATION
@@ -154,6 +154,8 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX lobby_events_by_batch ON lobby_events(batch);
     """,
     analysis_rows.MIGRATION,  # the finished games' analyses (analyses.py)
+    # the clock of the player to move (clocks.py)
+    DEADLINE_MIGRATION.format(real="DOUBLE PRECISION"),
 )
 LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
 RATING_LOCK = 0x52_41_54_45  # pg_advisory_xact_lock(key, user): "RATE", while counting a game
@@ -167,9 +169,11 @@ def _update_statement(snapshot: bool, with_action: bool) -> str:
     The game's row moves on only at the expected version; the events and the action are
     inserted for the rows the UPDATE returned, so at a stale version nothing is written and
     the count is 0. Name, creation, initial state and bot seed never change after create_game;
-    between snapshots only status, version and seq do (the action's own row records the rest).
+    between snapshots only status, version, seq and deadline do (the action's own row records
+    the rest).
     """
-    changes = "status = %(status)s, version = %(version)s, seq = %(seq)s"
+    changes = ("status = %(status)s, version = %(version)s, seq = %(seq)s,"
+               " deadline = %(deadline)s")
     if snapshot:
         changes += (", seats = %(seats)s, state = %(state)s, meta = %(meta)s,"
                     " state_version = %(version)s")
@@ -301,7 +305,7 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
         async with self._transaction() as conn:
             await conn.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join(['%s'] * 13)})",
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join(['%s'] * 14)})",
                 game_row(record),
             )
             await _insert_events(conn, record.id, events)
@@ -315,7 +319,7 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
         values: dict[str, Any] = {
             "id": record.id, "instance": self.instance, "expected": update.expected_version,
             "status": record.status,
-            "version": record.version, "seq": record.seq,
+            "version": record.version, "seq": record.seq, "deadline": record.deadline,
             "seqs": [event.seq for event in update.events],
             "events": [event.json().decode() for event in update.events],
         }
@@ -557,6 +561,9 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
     async def list_games(self) -> list[GameRecord]:
         rows = await self._all(f"SELECT {GAME_COLUMNS} FROM games ORDER BY created_at")
         return [game_from_row(row) for row in rows]
+
+    async def overdue_games(self, now: float) -> list[tuple[str, int]]:
+        return [(row[0], row[1]) for row in await self._all(OVERDUE, now)]
 
     async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]:
         rows = await self._all(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +76,8 @@ class GameRoom:
     snapshot: tuple[int, dict[str, Any]] = (0, {})
     # per seat, what a finished rated game changed (ratings.py)
     rating_changes: list[dict[str, Any]] | None = None
+    # when the clock of the player to move runs out (clocks.py); None: no clock running
+    deadline: float | None = None
     _view: tuple[int, dict[str, Any]] | None = None
     _detail: tuple[tuple[int, int, int, bool], bytes] | None = None
     _seat_dicts: tuple[list[Seat], list[dict[str, Any]]] | None = None
@@ -88,7 +91,7 @@ class GameRoom:
             status=record.status, state=state_from_dict(record.state),
             initial_state=record.initial_state, version=record.version, seq=record.seq,
             meta=record.meta, bot_seed=record.bot_seed, window=deque(maxlen=window),
-            snapshot=(record.snapshot_version, record.state),
+            snapshot=(record.snapshot_version, record.state), deadline=record.deadline,
         )
 
     def record(self, **changes: Any) -> GameRecord:
@@ -97,7 +100,7 @@ class GameRoom:
             "id": self.id, "name": self.name, "created_at": self.created_at,
             "created_by": self.created_by, "status": self.status,
             "initial_state": self.initial_state, "version": self.version, "seq": self.seq,
-            "meta": self.meta, "bot_seed": self.bot_seed,
+            "meta": self.meta, "bot_seed": self.bot_seed, "deadline": self.deadline,
         }
         values.update(changes)
         if "seats" not in values:
@@ -148,6 +151,9 @@ class GameRoom:
             "away": [away for away, _ in self.presence.shown],
             "rated": bool(self.meta.get("rated")),
             "odds": bool(self.meta.get("odds")),
+            # the time control (seconds a decision, None: none) and when the clock of the
+            # player to move runs out (the server's time; the detail says `now`)
+            "move_seconds": self.meta.get("move_seconds"), "deadline": self.deadline,
         }
 
     def detail(self) -> dict[str, Any]:
@@ -162,11 +168,12 @@ class GameRoom:
         }
 
     def detail_bytes(self) -> bytes:
+        """The detail as JSON, with the server's time `now` (to count a deadline down by)."""
         key = (self.version, self.watchers(), self.presence.revision,
                self.rating_changes is not None)
         if self._detail is None or self._detail[0] != key:
             self._detail = (key, orjson.dumps(self.detail()))
-        return self._detail[1]
+        return b'{"now":%.3f,%s' % (time.time(), self._detail[1][1:])
 
     def remember(self, events: list[StoredEvent]) -> None:
         """Send events to the game's listeners and keep them for Last-Event-ID resume."""

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import orjson
 
 from . import analysis_rows, chat_rows, rating_rows, sqlite_signin
-from .game_rows import GAME_COLUMNS, dumps, game_from_row, game_row
+from .game_rows import DEADLINE_MIGRATION, GAME_COLUMNS, OVERDUE, dumps, game_from_row, game_row
 from .ratings import RatedGame, Rating
 from .sqlite_signin import SQLiteSignin
 from .storage import (
@@ -137,6 +137,8 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE last_seen (user_id TEXT PRIMARY KEY, at REAL NOT NULL) WITHOUT ROWID;
     """,
     analysis_rows.MIGRATION,  # the finished games' analyses (analyses.py)
+    # the clock of the player to move (clocks.py)
+    DEADLINE_MIGRATION.format(real="REAL"),
 )
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -404,7 +406,7 @@ class SQLiteStorage(SQLiteSignin):
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
         def work(c: sqlite3.Connection) -> None:
             c.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 game_row(record),
             )
             _insert_events(c, record.id, events)
@@ -419,15 +421,16 @@ class SQLiteStorage(SQLiteSignin):
             if record.snapshot_version == record.version:
                 cursor = c.execute(
                     "UPDATE games SET seats=?, status=?, state=?, state_version=?, version=?, "
-                    "seq=?, meta=? WHERE id=? AND version=?",
+                    "seq=?, meta=?, deadline=? WHERE id=? AND version=?",
                     (dumps(record.seats), record.status, dumps(record.state), record.version,
-                     record.version, record.seq, dumps(record.meta), record.id,
-                     update.expected_version),
+                     record.version, record.seq, dumps(record.meta), record.deadline,
+                     record.id, update.expected_version),
                 )
             else:  # an action between snapshots: its own row records the change
                 cursor = c.execute(
-                    "UPDATE games SET status=?, version=?, seq=? WHERE id=? AND version=?",
-                    (record.status, record.version, record.seq, record.id,
+                    "UPDATE games SET status=?, version=?, seq=?, deadline=? "
+                    "WHERE id=? AND version=?",
+                    (record.status, record.version, record.seq, record.deadline, record.id,
                      update.expected_version),
                 )
             if cursor.rowcount != 1:
@@ -475,6 +478,9 @@ class SQLiteStorage(SQLiteSignin):
             f"SELECT {GAME_COLUMNS} FROM games ORDER BY created_at"
         ).fetchall()
         return [game_from_row(row) for row in rows]
+
+    async def overdue_games(self, now: float) -> list[tuple[str, int]]:
+        return [(row[0], row[1]) for row in self._conn.execute(OVERDUE, (now,))]
 
     async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]:
         rows = self._conn.execute(

@@ -68,6 +68,9 @@ class GameRecord:
     meta: dict[str, Any]  # {"agreed": [seats], "rematch": game id or None, "closed": bool}
     bot_seed: int
     state_version: int | None = None
+    # when the clock of the player to move runs out (the server's time.time()); None: no
+    # clock, or no person to move
+    deadline: float | None = None
 
     @property
     def snapshot_version(self) -> int:
@@ -113,8 +116,8 @@ class GameUpdate:
 
     The stored game is replaced in full only if the record's state is a fresh snapshot
     (taken at the record's version). Otherwise the change is an action between snapshots:
-    the stored snapshot, seats and meta stay, only status, version and seq are written, and
-    the action is what records the change.
+    the stored snapshot, seats and meta stay, only status, version, seq and deadline are
+    written, and the action is what records the change.
     """
 
     record: GameRecord
@@ -441,6 +444,10 @@ class Storage(SigninStorage, ChatStorage, AnalysisStorage, Protocol):
         ...
 
     async def list_games(self) -> list[GameRecord]: ...
+
+    async def overdue_games(self, now: float) -> list[tuple[str, int]]:
+        """The games being played whose deadline is `now` or earlier: (id, version)."""
+        ...
 
     async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]: ...
 

@@ -16,6 +16,7 @@ from ..game.events import (
     FoolWasted,
     GameEnded,
     StealRequired,
+    TimedOut,
     TurnPassed,
 )
 
@@ -102,6 +103,8 @@ def _describe(event: Event, s: Speaker) -> str:
         return f"It is {s.possessive(event.seat)} turn."
     if isinstance(event, Conceded):
         return f"{s.subject(event.seat)} conceded."
+    if isinstance(event, TimedOut):
+        return f"{s.subject(event.seat)} ran out of time."
     if isinstance(event, GameEnded):
         return _game_over(event, s)
     raise TypeError(f"not a game event: {event!r}")
@@ -111,7 +114,7 @@ def _game_over(event: GameEnded, s: Speaker) -> str:
     if event.winner is None:
         return f"Game over: a draw, {event.scores[0]} to {event.scores[1]}."
     won, lost = event.scores[event.winner], event.scores[1 - event.winner]
-    how = " by concession" if event.reason == "concede" else ""
+    how = {"concede": " by concession", "time": " on time"}.get(event.reason, "")
     return f"Game over: {s.object(event.winner)} won{how}, {won} to {lost}."
 
 

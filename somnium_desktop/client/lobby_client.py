@@ -69,6 +69,7 @@ class GameSummary:
     away: tuple[bool, ...] = ()  # per seat: its player has left (their app is closed)
     odds: bool = False  # the tables show the odds of the next card (agreed at Create)
     rated: bool = False  # counts for both players' ratings (chosen at Create)
+    move_seconds: int | None = None  # the per-move clock (None: no time control)
 
     def is_away(self, seat: int) -> bool:
         return seat < len(self.away) and self.away[seat]
@@ -113,7 +114,12 @@ def _summary_fields(data: dict[str, Any]) -> dict[str, Any]:
         "away": tuple(bool(away) for away in data.get("away") or ()),
         "odds": data.get("odds") is True,
         "rated": bool(data.get("rated", False)),
+        "move_seconds": _whole_or_none(data.get("move_seconds")),
     }
+
+
+def _whole_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +135,7 @@ class GameDetail(GameSummary):
     presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, and the win claimable
     claimed_from: int | None = None  # the seat whose win was claimed while it was away
     rating_changes: tuple[RatingChange, ...] | None = None  # a finished rated game's
+    clock_left: float | None = None  # seconds left to the player to move, when answered
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameDetail:
@@ -145,10 +152,20 @@ class GameDetail(GameSummary):
             presence=presence_of(data.get("presence") or ()),
             claimed_from=None if claimed is None else int(claimed),
             rating_changes=rating_changes_of(data.get("rating_changes")),
+            clock_left=clock_left(data),
         )
 
     def with_changes(self, **changes: Any) -> GameDetail:
         return dataclasses.replace(self, **changes)
+
+
+def clock_left(data: dict[str, Any]) -> float | None:
+    """Seconds left on the clock of the player to move, by the server's own time (`deadline`
+    less `now`: the computer's clock may be wrong), from a detail or a `clock` message."""
+    deadline, now = data.get("deadline"), data.get("now")
+    if deadline is None or now is None:
+        return None
+    return max(0.0, float(deadline) - float(now))
 
 
 def presence_of(players: Any) -> tuple[tuple[bool, bool], ...]:
@@ -303,14 +320,16 @@ class LobbyClient:
         data = self._call("GET", "/me", signed=True)
         return Account(str(data["id"]), str(data["display_name"]))
 
-    def create(self, name: str, level: str | None = None, *, rated: bool = True,
-               odds: bool = False) -> GameDetail:
+    def create(self, name: str, level: str | None = None, move_seconds: int | None = None,
+               *, rated: bool = True, odds: bool = False) -> GameDetail:
         """Open a table: against a person (level None; rated or casual) or the computer at
-        `level` (never rated); `odds` shows the odds on both tables (refused for a rated
-        game)."""
+        `level` (never rated); with a per-move clock of `move_seconds` (None: none); `odds`
+        shows the odds on both tables (refused for a rated game)."""
         body: dict[str, Any] = {"name": name, "opponent": "person", "rated": rated}
         if level is not None:
             body = {"name": name, "opponent": "computer", "level": level}
+        if move_seconds is not None:
+            body["move_seconds"] = move_seconds
         if odds:
             body["odds"] = True
         return GameDetail.from_dict(self._call("POST", "/games", body, signed=True))

@@ -24,7 +24,15 @@ from .lifecycles import (
     TableEvent,
     TableLink,
 )
-from .lobby_client import GameDetail, GameEvent, GameSummary, LobbyClient, Seat, presence_of
+from .lobby_client import (
+    GameDetail,
+    GameEvent,
+    GameSummary,
+    LobbyClient,
+    Seat,
+    clock_left,
+    presence_of,
+)
 from .online_table import RETRY_DELAYS_MS, GameOnTable, Outgoing
 from .sse import BACKOFF, READ_TIMEOUT, EventStream, ServerEvent
 from .tasks import Generation, Operations, emit_from_thread
@@ -71,6 +79,7 @@ class FollowedGame(GameOnTable):
         self._presence: tuple[tuple[bool, bool], ...] = ()  # per seat: away, claimable
         self._claimed_from: int | None = None
         self._claim_at: float | None = None  # (monotonic) when the win may be claimed
+        self._clock: tuple[int, float] | None = None
         self._watchers = first.observers if first is not None else 0
         self._arrived.connect(self._on_arrived)
         self._stream_said.connect(self._on_stream_status)
@@ -150,6 +159,9 @@ class FollowedGame(GameOnTable):
             elif event.event == "presence":
                 self._claim_wait(data["players"])
                 self._set_presence(presence_of(data["players"]))
+            elif event.event == "clock":  # the server's clock: not part of the game either
+                seat = data.get("seat")
+                self._set_clock(None if seat is None else int(seat), clock_left(data))
             elif event.event == "chat":  # not part of the game: never changes its version
                 self.chat_said.emit(dict(data["message"]))
             elif event.event == "snapshot":
@@ -205,6 +217,9 @@ class FollowedGame(GameOnTable):
             self._show(detail.view, [])
         self._update_pending()
         self._set_presence(detail.presence)
+        view = detail.view
+        self._set_clock(view.turn if view is not None and not view.over else None,
+                        detail.clock_left)
 
     def _fetch_history(self, game_id: str, seq: int) -> None:
         """The game's events up to the snapshot (`seq`), for the log: emitted as history."""
@@ -374,6 +389,7 @@ class FollowedGame(GameOnTable):
         self._rating_changes = None
         self._update_pending()
         self._set_presence(())
+        self._set_clock(None, None)
         self._open_stream(None)
 
     def _update_pending(self) -> None:

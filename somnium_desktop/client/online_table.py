@@ -50,6 +50,7 @@ class GameOnTable(TableSource):
     _ops: Operations
     _claim_at: float | None  # (monotonic) when the win may be claimed
     _claimed_from: int | None
+    _clock: tuple[int, float] | None  # the seat to move, when its clock runs out (monotonic)
     change: Machine[Change, ChangeEvent]  # what the change being applied brought
     _stream: EventStream | None
     link: Machine[TableLink, TableEvent]
@@ -128,6 +129,17 @@ class GameOnTable(TableSource):
                 or self.can_claim or self.status != "playing":
             return None
         return max(0, math.ceil(self._claim_at - time.monotonic()))
+
+    @property
+    def clock(self) -> tuple[int, float] | None:
+        return self._clock if self.status == "playing" else None
+
+    def _set_clock(self, seat: int | None, left: float | None) -> None:
+        """The server's clock: `left` seconds for `seat` from now (None: none running)."""
+        clock = None if seat is None or left is None else (seat, time.monotonic() + left)
+        if clock != self._clock:
+            self._clock = clock
+            self.clock_changed.emit()
 
     @property
     def turn_came_with_opponent(self) -> bool:

@@ -47,6 +47,7 @@ class TableSource(QObject):
     watchers_changed = Signal(int)  # how many people watch the game (not its players)
     presence_changed = Signal()  # a player left the table or came back; a claim came in reach
     ratings_changed = Signal()  # a finished rated game's rating changes are known
+    clock_changed = Signal()  # the clock of the player to move started afresh or stopped
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -161,6 +162,11 @@ class TableSource(QObject):
     def coached(self) -> bool:
         """Whether the coach may be asked (a game on this computer, never one with a person)."""
         return False
+    @property
+    def clock(self) -> tuple[int, float] | None:
+        """The running clock: the seat to move and when it runs out (time.monotonic()), or
+        None (no time control, or nobody's clock runs)."""
+        return None
 
     @property
     def pending(self) -> bool:

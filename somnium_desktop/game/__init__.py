@@ -3,7 +3,16 @@
 No Qt, no network, no I/O: the server and the app both stand on it.
 """
 
-from .actions import Action, Concede, Draw, EndTurn, Steal, action_from_dict, action_to_dict
+from .actions import (
+    Action,
+    Concede,
+    Draw,
+    EndTurn,
+    Steal,
+    TimeOut,
+    action_from_dict,
+    action_to_dict,
+)
 from .cards import DEATH, FOOL, Card, Kind, Suit, by_suit, full_deck, score, suit_card
 from .errors import IllegalAction
 from .events import Event, event_from_dict, event_to_dict
@@ -22,7 +31,8 @@ from .view import View, view_from_dict, view_of, view_to_dict
 
 __all__ = [
     "DEATH", "FOOL", "Action", "Card", "Concede", "Draw", "EndTurn", "Event", "GameState",
-    "IllegalAction", "Kind", "Steal", "Suit", "View", "action_from_dict", "action_to_dict",
+    "IllegalAction", "Kind", "Steal", "Suit", "TimeOut", "View", "action_from_dict",
+    "action_to_dict",
     "apply", "by_suit", "check", "event_from_dict", "event_to_dict", "from_deck", "full_deck",
     "legal_actions", "new_game", "replay", "score", "state_from_dict", "state_to_dict",
     "suit_card", "view_from_dict", "view_of", "view_to_dict",

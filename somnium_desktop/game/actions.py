@@ -1,4 +1,4 @@
-"""What a player can do: draw, end the turn, steal a suit, concede."""
+"""What a player can do: draw, end the turn, steal a suit, concede (and run out of time)."""
 
 from __future__ import annotations
 
@@ -37,8 +37,16 @@ class Concede:
     type: Literal["concede"] = "concede"
 
 
-Action = Draw | EndTurn | Steal | Concede
-ACTION_TYPES = ("draw", "end_turn", "steal", "concede")
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """The player to move let their clock run out: taken for them by the clock that timed the
+    game (the server's), never chosen by a player."""
+
+    type: Literal["time_out"] = "time_out"
+
+
+Action = Draw | EndTurn | Steal | Concede | TimeOut
+ACTION_TYPES = ("draw", "end_turn", "steal", "concede", "time_out")
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
@@ -62,4 +70,6 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         return EndTurn()
     if kind == "concede":
         return Concede()
+    if kind == "time_out":
+        return TimeOut()
     raise ValueError(f"unknown action type {kind!r}")

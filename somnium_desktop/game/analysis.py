@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .actions import Action, Concede
+from .actions import Action, Concede, TimeOut
 from .bots.strong import StrongBot
 from .coach import Advice, advise
 from .state import GameState, apply
@@ -30,8 +30,8 @@ class Move:
     def __post_init__(self) -> None:
         if type(self.view) is not View:  # never a GameState: its deck order is secret
             raise TypeError("a move holds a public View, nothing more")
-        if isinstance(self.action, Concede):
-            raise ValueError("a concession is not a decision to judge")
+        if isinstance(self.action, Concede | TimeOut):
+            raise ValueError("a concession or a time-out is not a decision to judge")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +153,7 @@ def public_game(start: GameState, actions: Sequence[tuple[int, Action]]) -> Publ
     moves: list[Move] = []
     state = start
     for seat, action in actions:
-        if not isinstance(action, Concede):
+        if not isinstance(action, Concede | TimeOut):  # (no choice of the player's to judge)
             moves.append(Move(view_of(state), action))
         state, _ = apply(state, seat, action)
     if not state.over:

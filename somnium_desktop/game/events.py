@@ -91,13 +91,21 @@ class Conceded:
 
 
 @dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A player's clock ran out while it was theirs to move: they lose."""
+
+    type: ClassVar[str] = "timed_out"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     """The game is over: the winner's seat, or None for a draw."""
 
     type: ClassVar[str] = "game_ended"
     winner: int | None
     scores: tuple[int, int]
-    reason: str  # "deck" (the last card was resolved) or "concede"
+    reason: str  # "deck" (the last card was resolved), "concede" or "time" (a clock ran out)
 
 
 Event = (
@@ -110,13 +118,14 @@ Event = (
     | Banked
     | TurnPassed
     | Conceded
+    | TimedOut
     | GameEnded
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         CardDrawn, StealRequired, FoolWasted, CardStolen, Bust, DeathDrawn, Banked,
-        TurnPassed, Conceded, GameEnded,
+        TurnPassed, Conceded, TimedOut, GameEnded,
     )
 }
 

@@ -10,7 +10,7 @@ from operator import attrgetter
 from typing import Any
 
 from . import errors
-from .actions import Action, Concede, Draw, EndTurn, Steal
+from .actions import Action, Concede, Draw, EndTurn, Steal, TimeOut
 from .cards import Card, Kind, Suit, full_deck, score
 from .events import (
     Banked,
@@ -23,6 +23,7 @@ from .events import (
     FoolWasted,
     GameEnded,
     StealRequired,
+    TimedOut,
     TurnPassed,
 )
 
@@ -45,6 +46,7 @@ class GameState:
     winner: int | None = None
     conceded_by: int | None = None
     seed: int | None = None
+    timed_out: int | None = None  # the seat whose clock ran out
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -122,6 +124,8 @@ def check(state: GameState, seat: int, action: Action) -> None:
         return
     if seat != state.turn:
         raise errors.NotYourTurn()
+    if isinstance(action, TimeOut):  # whatever the player to move had left to decide
+        return
     if isinstance(action, Steal):
         if not state.steal_pending:
             raise errors.NoStealPending()
@@ -164,6 +168,10 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
         events.append(Conceded(seat))
         state = _evolve(state, conceded_by=seat)
         return _end(state, events, winner=1 - seat, reason="concede"), events
+    if isinstance(action, TimeOut):
+        events.append(TimedOut(seat))
+        state = _evolve(state, timed_out=seat)
+        return _end(state, events, winner=1 - seat, reason="time"), events
     if isinstance(action, Draw):
         return _draw(state, events), events
     if isinstance(action, Steal):
@@ -284,6 +292,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "winner": state.winner,
         "conceded_by": state.conceded_by,
         "seed": state.seed,
+        "timed_out": state.timed_out,
     }
 
 
@@ -307,4 +316,5 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
         winner=data["winner"],
         conceded_by=data["conceded_by"],
         seed=data["seed"],
+        timed_out=data.get("timed_out"),  # (absent from states stored before clocks)
     )

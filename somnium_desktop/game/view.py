@@ -30,6 +30,7 @@ class View:
     over: bool
     winner: int | None
     conceded_by: int | None
+    timed_out: int | None  # the seat whose clock ran out (it lost)
     legal: tuple[Action, ...]  # what the player to move may do, Concede left out
 
     @property
@@ -68,6 +69,7 @@ def view_of(state: GameState) -> View:
         over=state.over,
         winner=state.winner,
         conceded_by=state.conceded_by,
+        timed_out=state.timed_out,
         legal=tuple(a for a in legal_actions(state, state.turn) if not isinstance(a, Concede)),
     )
 
@@ -98,6 +100,7 @@ def view_to_dict(view: View) -> dict[str, Any]:
         "over": view.over,
         "winner": view.winner,
         "conceded_by": view.conceded_by,
+        "timed_out": view.timed_out,
         "legal": [action_to_dict(a) for a in view.legal],
     }
 
@@ -120,6 +123,7 @@ def view_from_dict(data: dict[str, Any]) -> View:
         over=bool(data["over"]),
         winner=data["winner"],
         conceded_by=data["conceded_by"],
+        timed_out=data.get("timed_out"),
         legal=tuple(action_from_dict(a) for a in data["legal"]),
     )
 

@@ -78,6 +78,9 @@ def short(name: str) -> str:
     return name.split(" (", 1)[0] if name.endswith(")") and " (" in name else name
 
 
+CLOCK_CHOICES = (("No clock", None), ("30 s a move", 30), ("60 s a move", 60))
+
+
 def status_text(game: GameSummary) -> str:
     """How a lobby line stands: waiting for a player, whose turn it is, who won."""
     if game.host_away:
@@ -323,7 +326,8 @@ class GameList(QTableWidget):
         line = status_line(game)
         about = ("a rated game, it counts for both players' ratings" if game.rated
                  else "not rated") + (
-            "; both tables show the odds of the next card" if game.odds else "")
+            "; both tables show the odds of the next card" if game.odds else "") + (
+            f"; {game.move_seconds} s a move" if game.move_seconds else "")
         status = self._cell(row, STATUS, line, (REPLAY, game.id) if finished else opened)
         status.setToolTip(f"{line}: click to replay the game" if finished
                           else f"{status_text(game)}: {about}")
@@ -470,6 +474,15 @@ class LobbyPanel(QFrame):
         self.create_button.setAccessibleName("Create game")
         self.create_button.clicked.connect(self._create)
         self.name_field.returnPressed.connect(self._create)
+        # the time control of a new game: none, or a clock for each move (clocks)
+        self.clock_choice = QComboBox()
+        self.clock_choice.setAccessibleName("Time control")
+        self.clock_choice.setToolTip("A clock for each move: who runs out of time loses")
+        for label, seconds in CLOCK_CHOICES:
+            self.clock_choice.addItem(label, seconds)
+        name_row = QHBoxLayout()  # the new game's name, and its clock
+        name_row.addWidget(self.name_field, 1)
+        name_row.addWidget(self.clock_choice)
         create_row = QHBoxLayout()
         create_row.addWidget(self.opponent, 1)
         create_row.addWidget(self.create_button)
@@ -525,12 +538,12 @@ class LobbyPanel(QFrame):
         layout.addWidget(title)
         layout.addLayout(account_row)
         layout.addWidget(self.server)
-        name_row = QHBoxLayout()
-        name_row.addWidget(self.name_field, 1)
-        name_row.addWidget(self.rated_box)
+        options_row = QHBoxLayout()  # rated or casual, and the odds (never both)
+        options_row.addWidget(self.rated_box)
+        options_row.addWidget(self.odds_box, 1)
         layout.addLayout(name_row)
         layout.addLayout(create_row)
-        layout.addWidget(self.odds_box)
+        layout.addLayout(options_row)
         layout.addLayout(games_row)
         layout.addWidget(self.games, 1)
         layout.addLayout(join_row)

@@ -31,6 +31,7 @@ class GamesPart(OnlineBase):
         title = name or f"{account.display_name}'s table"
         odds = self.panel.odds_box.isChecked()  # (a rated game refuses them: 422, told)
         rated = self.panel.rated()  # (rated or casual: ticked at Create)
+        move_seconds = self.panel.clock_choice.currentData()  # (None: no clock)
 
         def created(detail: GameDetail) -> None:
             if self.panel.name_field.text().strip() == name:
@@ -42,7 +43,8 @@ class GamesPart(OnlineBase):
 
         # One at a time on this server (a double click, or Enter pressed twice: one table);
         # the answer of a server since left is dropped.
-        self.ops.run(lambda: client.create(title, level, rated=rated, odds=odds), created, failed,
+        self.ops.run(lambda: client.create(title, level, move_seconds, rated=rated, odds=odds),
+                     created, failed,
                      label="Creating the game…", owner=self._server.stamp(),
                      exclusive=(client, "create"))
 

@@ -30,6 +30,10 @@ QWidget {{ font-size: 10pt; }}
 #playerScore {{ font-size: 11pt; color: {ACCENT}; font-weight: 600; }}
 #playerNote {{ color: {MUTED}; }}
 #playerRating {{ font-size: 10pt; color: {MUTED}; }}
+#playerClock {{ font-size: 11pt; color: {TEXT}; border: 1px solid #4a4385; border-radius: 6px;
+                padding: 0 6px; }}
+#playerClock[warning="true"] {{ color: {ACCENT_TEXT}; background: {ERROR}; border-color: {ERROR};
+                                font-weight: 600; }}
 #controls {{ background: {PANEL}; border-top: 1px solid #2e2a57; }}
 #status {{ color: {MUTED}; padding-left: 8px; }}
 #status[error="true"] {{ color: {ERROR}; }}

@@ -30,6 +30,7 @@ from ..game.view import View
 from .cards import CardDeck
 from .queued_keys import QueuedKey
 from .scene import STEAL_KEYS, TableScene
+from .table_clock import TableClock
 from .table_scale import scale_for, scaled_sheet
 from .view import TableView
 
@@ -85,6 +86,7 @@ class TableFrame(QWidget):
 
         self._make_actions()
         self._build(log_inside)
+        self.clock_show = TableClock(self)  # the running clock of a timed game
 
     # ----- building -----
     def _make_actions(self) -> None:

@@ -44,6 +44,7 @@ class TableShows(TableFrame):
             self._started()
             if source.view is not None:
                 self._view_changed(source.view)
+        self.clock_show.follow(source)
         self.source_changed.emit()
 
     def _wiring(self, source: TableSource) -> list[tuple[SignalInstance, Callable[..., None]]]:
@@ -221,6 +222,8 @@ class TableShows(TableFrame):
                 detail += f"  ({self.speaker.object(view.conceded_by)} left the table)"
             elif view.conceded_by is not None:
                 detail += f"  ({self.speaker.object(view.conceded_by)} conceded)"
+            elif view.timed_out is not None:  # (a clocked game: table_clock.py)
+                detail += f"  ({self.speaker.subject(view.timed_out)} ran out of time)"
             self.result_analysis.game_over(source)
             if not self._result_hidden:
                 self.game_over.show_result(title, detail, source.can_rematch)

@@ -112,10 +112,14 @@ class PlayerStrip(QFrame):
         self.rating.hide()
         self._linked = False
         self.name.installEventFilter(self)
+        self.clock = QLabel()  # the running clock of a timed game (table_clock.py)
+        self.clock.setObjectName("playerClock")
+        self.clock.hide()
         layout.addWidget(self.marker)
         layout.addWidget(self.name)
         layout.addWidget(self.rating)
         layout.addWidget(self.score)
+        layout.addWidget(self.clock)
         layout.addWidget(self.note, 1)
         self.set_active(False)
 
@@ -129,10 +133,21 @@ class PlayerStrip(QFrame):
         self.note.setText(note)
         self._name_for_readers()
 
+    def set_clock(self, text: str, warning: bool) -> None:
+        """The player's clock ("0:27"; "" hides it), as a warning in its last seconds."""
+        if text == self.clock.text() and warning == bool(self.clock.property("warning")):
+            return
+        self.clock.setText(text)
+        self.clock.setVisible(bool(text))
+        self.clock.setProperty("warning", warning)
+        repolish(self.clock)
+        self._name_for_readers()
+
     def _name_for_readers(self) -> None:
         note, score = self.note.text(), self.score.text() or "0 points"
         rated = f" rated {self.rating.text()}" if self.rating.text() else ""
-        self.setAccessibleName(f"{self.name.text()}{rated}, {score}"
+        clock = f", {self.clock.text()} left" if self.clock.text() else ""
+        self.setAccessibleName(f"{self.name.text()}{rated}, {score}{clock}"
                                + (f", {note}" if note else ""))
 
     def set_rating(self, rating: str, linked: bool) -> None:

@@ -1,0 +1,115 @@
+"""Clocks on the table: Create offers a time control, the clock of the player to move counts
+down beside their name (a warning in its last seconds), and a game lost on time says who ran
+out of time (a real server with short clocks)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.online import OnlineGame
+from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.table_widgets import PlayerStrip
+from tests.server.helpers import LiveServer, server_settings
+
+from .helpers import close_windows, open_window
+
+
+@pytest.fixture
+def clocked_lobby(tmp_path: Path) -> Iterator[LiveServer]:
+    """A lobby server where a 2 s clock may be asked for, and clocks are swept often."""
+    running = LiveServer(server_settings(
+        tmp_path / "lobby.sqlite3", local_accounts=True, clock_min=1, clock_sweep=0.05
+    ))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def seconds(strip: PlayerStrip) -> int:
+    """The seconds a strip's clock shows ("0:27": 27)."""
+    shown = re.fullmatch(r"(\d+):(\d\d)", strip.clock.text())
+    assert shown is not None, strip.clock.text()
+    return int(shown[1]) * 60 + int(shown[2])
+
+
+def mover_strip(window: MainWindow) -> PlayerStrip:
+    table = window.table
+    assert table.shown is not None
+    return table.me if table.shown.turn == table.scene.bottom_seat else table.opponent
+
+
+def test_create_offers_a_clock_and_the_table_counts_it_down(
+    qtbot: QtBot, tmp_path: Path, clocked_lobby: LiveServer
+) -> None:
+    ada = open_window(qtbot, tmp_path, "Ada", clocked_lobby.base)
+    try:
+        panel = ada.lobby_panel
+        choices = [panel.clock_choice.itemText(n) for n in range(panel.clock_choice.count())]
+        assert choices == ["No clock", "30 s a move", "60 s a move"]
+        qtbot.waitUntil(panel.create_button.isEnabled, timeout=20000)
+        panel.clock_choice.setCurrentIndex(1)
+        QTest.mouseClick(panel.create_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: isinstance(ada.source, OnlineGame), timeout=20000)
+        ada.browser.join()  # type: ignore[attr-defined]
+        game = ada.source
+        assert isinstance(game, OnlineGame)
+        qtbot.waitUntil(lambda: game.status == "waiting", timeout=5000)
+        assert clocked_lobby.get(f"/games/{game.game_id}").json()["move_seconds"] == 30
+        assert ada.table.me.clock.isHidden()  # nobody's clock runs before the start
+
+        bob = clocked_lobby.player("Bob")
+        assert bob.post(f"/games/{game.game_id}/join").status_code == 200
+        qtbot.waitUntil(lambda: ada.table.shown is not None and game.clock is not None,
+                        timeout=5000)
+        strip = mover_strip(ada)
+        qtbot.waitUntil(lambda: strip.clock.isVisible(), timeout=5000)
+        first = seconds(strip)
+        assert 28 <= first <= 30 and strip.clock.property("warning") is False
+        assert f"{strip.clock.text()} left" in strip.accessibleName()
+        qtbot.waitUntil(lambda: seconds(strip) < first, timeout=3000)  # it counts down
+        other = ada.table.opponent if strip is ada.table.me else ada.table.me
+        assert other.clock.isHidden()
+    finally:
+        close_windows(qtbot, ada)
+
+
+def test_a_game_lost_on_time_says_who_ran_out_of_time(
+    qtbot: QtBot, tmp_path: Path, clocked_lobby: LiveServer
+) -> None:
+    bob = clocked_lobby.player("Bob")
+    game_id = bob.create(move_seconds=2)["id"]
+    ada = open_window(qtbot, tmp_path, "Ada", clocked_lobby.base)
+    try:
+        panel = ada.lobby_panel
+        qtbot.waitUntil(panel.join_button.isEnabled, timeout=20000)
+        panel.game_id_field.setText(game_id)
+        QTest.keyClick(panel.game_id_field, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: isinstance(ada.source, OnlineGame), timeout=20000)
+        ada.browser.join()  # type: ignore[attr-defined]
+        table = ada.table
+        qtbot.waitUntil(lambda: table.shown is not None and table.clock_show.left is not None,
+                        timeout=5000)
+        assert table.shown is not None
+        loser = table.shown.turn
+        strip = mover_strip(ada)
+        # two seconds: the last ten are a warning from the start
+        assert seconds(strip) <= 2 and strip.clock.property("warning") is True
+        if loser == 1:  # Ada's own clock (she sits in seat 1): a beep and the screen reader
+            assert re.fullmatch(r"[12] seconds left to play\.", table.last_announcement)
+
+        qtbot.waitUntil(lambda: table.game_over.isVisible(), timeout=6000)
+        who = "You" if loser == 1 else "Bob"
+        assert f"({who} ran out of time)" in table.game_over.detail.text()
+        assert table.game_over.title.text() == ("Bob won" if loser == 1 else "You won!")
+        assert f"{who} ran out of time." in table.log.lines()
+        qtbot.waitUntil(lambda: strip.clock.isHidden(), timeout=2000)
+    finally:
+        close_windows(qtbot, ada)
