@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from somnium_server.sessions import issue_session
-from somnium_server.sqlite_storage import SQLiteStorage
+from somnium_server.signin.sessions import issue_session
+from somnium_server.storage.sqlite import SQLiteStorage
 
 EVENT_ID = re.compile(rb"^id: (\d+)$", re.M)
 

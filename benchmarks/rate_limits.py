@@ -16,8 +16,8 @@ import asyncio
 import statistics
 import time
 
+from somnium_server.api.ratelimit import Buckets, MemoryBuckets
 from somnium_server.config import RateLimit
-from somnium_server.ratelimit import Buckets, MemoryBuckets
 
 LIMIT = RateLimit(1_000_000, 1)  # never refuses: every check does the full work
 
@@ -51,7 +51,7 @@ async def main() -> None:
     args = parser.parse_args()
     report("memory", *await measure(MemoryBuckets(), args.users, args.checks))
 
-    from somnium_server.postgres_storage import PostgresStorage
+    from somnium_server.storage.postgres import PostgresStorage
     from tests.postgres import Cluster
 
     cluster, url = None, args.database_url

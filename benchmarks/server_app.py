@@ -29,13 +29,13 @@ from typing import Any
 import orjson
 from fastapi import FastAPI
 
+from somnium_server.api.models import PersonOpponent
 from somnium_server.app import create_app
 from somnium_server.cli import collect_less
 from somnium_server.config import RateLimit, Settings
 from somnium_server.context import ServerContext
-from somnium_server.events import Subscriber
-from somnium_server.models import PersonOpponent
-from somnium_server.sessions import issue_session
+from somnium_server.live.events import Subscriber
+from somnium_server.signin.sessions import issue_session
 
 from .loadgen.players import choose
 

@@ -13,7 +13,7 @@ import sys
 
 def main() -> None:
     # The server judges finished games in a worker process started with "spawn"
-    # (somnium_server/analyses.py): in the bundle that worker is this executable, and this
+    # (somnium_server/play/analyses.py): in the bundle that worker is this executable, and this
     # call (patched by PyInstaller's multiprocessing hook) runs it and exits.
     multiprocessing.freeze_support()
     if len(sys.argv) > 2 and sys.argv[1] == "-m":

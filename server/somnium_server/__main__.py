@@ -1,6 +1,6 @@
 """Lets `python -m somnium_server` start the server."""
 
-from .cli import main
+from somnium_server.cli import main
 
 if __name__ == "__main__":
     main()

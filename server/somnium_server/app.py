@@ -10,17 +10,18 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.telemetry import TelemetryConfig
 
-from . import __version__, docs, errors, players
-from .analysis_routes import router as analysis_router
-from .bodylimit import BodyLimit
-from .chat_routes import router as chat_router
-from .computer import Computers
-from .config import Settings
-from .context import SECURITY_SCHEMES, build_context, serving
-from .models import LEVEL_PATTERN
-from .routes import router
-from .signin import routes as signin
-from .storage import Storage
+from somnium_server import __version__
+from somnium_server.api import docs, errors, players
+from somnium_server.api.analysis_routes import router as analysis_router
+from somnium_server.api.bodylimit import BodyLimit
+from somnium_server.api.chat_routes import router as chat_router
+from somnium_server.api.models import LEVEL_PATTERN
+from somnium_server.api.routes import router
+from somnium_server.config import Settings
+from somnium_server.context import SECURITY_SCHEMES, build_context, serving
+from somnium_server.play.computer import Computers
+from somnium_server.signin import routes as signin
+from somnium_server.storage import Storage
 
 TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 import uvicorn
 from starlette.types import ASGIApp
 
-from .config import Settings, load_settings
-from .context import context_of
-from .logs import log_to_stderr, uvicorn_log_config
-from .storage import DatabaseUnavailable
+from somnium_server.config import Settings, load_settings
+from somnium_server.context import context_of
+from somnium_server.logs import log_to_stderr, uvicorn_log_config
+from somnium_server.storage import DatabaseUnavailable
 
 # Container objects allocated (net) between young collections; Python's default is 700. The
 # requests in flight hold tens of thousands at once under load: below that, a young collection
@@ -50,7 +50,7 @@ def uvicorn_config(settings: Settings, app: ASGIApp | None = None) -> uvicorn.Co
     """The uvicorn setup shared by the command, the built-in server and the tests (the app:
     create_app's)."""
     if app is None:
-        from .app import create_app
+        from somnium_server.app import create_app
 
         app = create_app(settings)
     return uvicorn.Config(

@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 
 import platformdirs
 
-from . import __version__
-from .signin.config import SigninConfig, check_local_accounts, load_signin_config
+from somnium_server import __version__
+from somnium_server.signin.config import SigninConfig, check_local_accounts, load_signin_config
 
 ENV_PREFIX = "SOMNIUM_"
 
@@ -145,7 +145,7 @@ class Settings:
         metadata={"help": "seconds a player must be away from a running game before the other "
                           "may claim the win", "type": _positive(float)},
     )
-    # -- clocks (clocks.py) --
+    # -- clocks (play/clocks.py) --
     clock_min: int = field(
         default=10,
         metadata={"help": "the shortest per-move clock a game may be created with, in seconds",

@@ -10,21 +10,21 @@ from typing import Any
 
 from starlette.requests import Request  # FastAPI's, read at run time by its dependencies
 
-from .analyses import AnalysisService
-from .apierror import ApiError
-from .chat import ChatService
-from .clocks import sweep_clocks
-from .computer import Computers
-from .config import Settings
-from .events import StreamHub
-from .games import GameService
-from .lobby import Lobby
-from .presence import Timing
-from .ratelimit import RateLimiter, buckets_for
-from .sessions import sweep, user_for_token
-from .signin.config import check_local_accounts
-from .storage import Storage, User
-from .storage_backend import open_storage
+from somnium_server.api.apierror import ApiError
+from somnium_server.api.ratelimit import RateLimiter, buckets_for
+from somnium_server.config import Settings
+from somnium_server.live.events import StreamHub
+from somnium_server.live.presence import Timing
+from somnium_server.play.analyses import AnalysisService
+from somnium_server.play.chat import ChatService
+from somnium_server.play.clocks import sweep_clocks
+from somnium_server.play.computer import Computers
+from somnium_server.play.games import GameService
+from somnium_server.play.lobby import Lobby
+from somnium_server.signin.config import check_local_accounts
+from somnium_server.signin.sessions import sweep, user_for_token
+from somnium_server.storage import Storage, User
+from somnium_server.storage.backend import open_storage
 
 
 @dataclass

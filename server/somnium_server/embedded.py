@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .config import Settings
+    from somnium_server.config import Settings
 
 LOCK_FILE = "server.lock"
 STATE_FILE = "server.json"
@@ -68,7 +68,7 @@ def forget_state(data_dir: Path) -> None:
 
 def settings_for(data_dir: Path, keepalive: float = 15.0) -> Settings:
     """The built-in server's settings: loopback only, local accounts, quiet logs."""
-    from .config import Settings
+    from somnium_server.config import Settings
 
     return Settings(
         host="127.0.0.1", port=0, database=data_dir / DATABASE, local_accounts=True,
@@ -104,9 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps({"running": True}), flush=True)
         return ALREADY_RUNNING
     try:
-        from .cli import uvicorn_config
-        from .embedded_server import EmbeddedServer
-        from .logs import log_to_stderr
+        from somnium_server.cli import uvicorn_config
+        from somnium_server.embedded_server import EmbeddedServer
+        from somnium_server.logs import log_to_stderr
 
         settings = settings_for(data_dir, args.keepalive)
         log_to_stderr(settings.log_level)

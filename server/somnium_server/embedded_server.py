@@ -9,9 +9,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .cli import Server
-from .context import context_of
-from .embedded import write_state
+from somnium_server.cli import Server
+from somnium_server.context import context_of
+from somnium_server.embedded import write_state
 
 
 class EmbeddedServer(Server):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from somnium_server import games
+from somnium_server.play import games
 from tests.server.helpers import LiveServer, server_settings
 
 from .helpers import short_game

@@ -18,8 +18,8 @@ from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.client.sse import EventStream
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.style import apply_style
-from somnium_server import games
 from somnium_server.config import RateLimit
+from somnium_server.play import games
 from tests.server.helpers import EventReader, LiveServer, server_settings
 from tests.signin.helpers import local_client
 from tests.ui.driver import activate

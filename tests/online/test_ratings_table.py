@@ -14,7 +14,7 @@ from somnium_desktop.ui.blocked_dialog import BlockedDialog
 from somnium_desktop.ui.lobby_panel import SEAT_1, SEAT_2, STATUS
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.players_dialog import PlayerPage
-from somnium_server.ratings import Rating, after_game
+from somnium_server.play.ratings import Rating, after_game
 from tests.server.helpers import LiveServer
 
 from .helpers import cell_text, click_cell, close_windows, lobby_row, open_window

@@ -59,7 +59,7 @@ def test_a_wheel_installed_in_a_fresh_venv_runs_and_finds_its_art(tmp_path: Path
     for _, shipped in shipped_files(ROOT):
         assert f"somnium_desktop/{shipped}" in names
     for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "NOTICE"):
-        assert f"somnium_server/docs_assets/swagger-ui/{asset}" in names  # /docs, offline
+        assert f"somnium_server/api/docs_assets/swagger-ui/{asset}" in names  # /docs, offline
 
     # Nothing may come from this checkout, not even for pip (whose cache is kept).
     clean = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}

@@ -23,11 +23,11 @@ from fastapi import FastAPI
 from somnium_desktop.game import Action, View
 from somnium_server.app import create_app
 from somnium_server.cli import Server, uvicorn_config
-from somnium_server.computer import Computers
 from somnium_server.config import RateLimit, Settings
-from somnium_server.sessions import issue_session
+from somnium_server.play.computer import Computers
+from somnium_server.signin.sessions import issue_session
 from somnium_server.storage import Storage
-from somnium_server.storage_backend import open_storage
+from somnium_server.storage.backend import open_storage
 
 from ..conftest import Database
 

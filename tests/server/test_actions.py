@@ -10,8 +10,8 @@ from typing import Any
 
 import requests
 
-from somnium_server.sqlite_storage import SQLiteStorage
 from somnium_server.storage import GameUpdate
+from somnium_server.storage.sqlite import SQLiteStorage
 
 from ..conftest import Database
 from .helpers import LiveServer, Player, server_settings

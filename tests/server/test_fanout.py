@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.mover_observers import play
-from somnium_server.events import Channel, Subscriber
+from somnium_server.live.events import Channel, Subscriber
 
 from .helpers import TIMEOUT, LiveServer, server_settings
 

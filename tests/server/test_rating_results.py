@@ -7,7 +7,7 @@ from typing import Any
 
 from somnium_desktop.game import DEATH, FOOL, Card, Kind, Suit
 from somnium_desktop.game.cards import VALUES
-from somnium_server.ratings import Rating, after_game
+from somnium_server.play.ratings import Rating, after_game
 
 from ..conftest import Database
 from .helpers import EventReader, LiveServer, Player, query, server_settings

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from somnium_server.ratings import LEADERBOARD_GAMES, Rating, after_game, updated
+from somnium_server.play.ratings import LEADERBOARD_GAMES, Rating, after_game, updated
 
 from .helpers import LiveServer, Player
 

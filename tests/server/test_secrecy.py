@@ -12,7 +12,7 @@ from typing import Any
 import requests
 
 from somnium_desktop.game import Suit, state_to_dict
-from somnium_server.games import stored_state
+from somnium_server.play.games import stored_state
 
 from ..conftest import Database
 from .helpers import EventReader, LiveServer, Player, open_test_storage, server_settings

@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 import pytest
 import requests
 
+from somnium_server.api.ratelimit import MemoryBuckets
 from somnium_server.config import RateLimit
-from somnium_server.ratelimit import MemoryBuckets
 
 from ..postgres import Cluster
 from .helpers import TIMEOUT, LiveServer, server_settings

@@ -7,11 +7,10 @@ import sqlite3
 import time
 from pathlib import Path
 
-from somnium_server import sqlite_signin
-from somnium_server.sessions import hash_token, issue_session, user_for_token
+from somnium_server.signin.sessions import hash_token, issue_session, user_for_token
 from somnium_server.signin.store import SigninStore, digest
-from somnium_server.sqlite_storage import MIGRATIONS, SQLiteStorage
-from somnium_server.storage import AuthRequest, CodeGrant, Refresh
+from somnium_server.storage import AuthRequest, CodeGrant, Refresh, sqlite_signin
+from somnium_server.storage.sqlite import MIGRATIONS, SQLiteStorage
 
 from ..conftest import Database
 from .helpers import LiveServer, make_user, open_test_storage, query, server_settings, stored_text

@@ -7,10 +7,10 @@ import random
 import sqlite3
 from pathlib import Path
 
-from somnium_server.events import StreamHub
-from somnium_server.games import SNAPSHOT_EVERY, GameService
-from somnium_server.lobby import Lobby
-from somnium_server.rooms import GameRoom
+from somnium_server.live.events import StreamHub
+from somnium_server.play.games import SNAPSHOT_EVERY, GameService
+from somnium_server.play.lobby import Lobby
+from somnium_server.play.rooms import GameRoom
 
 from ..conftest import Database
 from .helpers import TEST_COMPUTERS, LiveServer, open_test_storage, query, where

@@ -10,10 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from somnium_server import postgres_storage
-from somnium_server.postgres_storage import PostgresStorage
-from somnium_server.sessions import hash_token, issue_session, revoke_session, user_for_token
-from somnium_server.sqlite_storage import MIGRATIONS, SQLiteStorage
+from somnium_server.signin.sessions import hash_token, issue_session, revoke_session, user_for_token
 from somnium_server.storage import (
     DatabaseUnavailable,
     GameRecord,
@@ -23,6 +20,9 @@ from somnium_server.storage import (
     StoredEvent,
     VersionConflict,
 )
+from somnium_server.storage import postgres as postgres_storage
+from somnium_server.storage.postgres import PostgresStorage
+from somnium_server.storage.sqlite import MIGRATIONS, SQLiteStorage
 
 from ..conftest import Database
 from ..postgres import Cluster

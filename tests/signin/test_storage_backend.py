@@ -8,7 +8,7 @@ from pathlib import Path
 import requests
 
 from somnium_desktop.client.signin import SigninFlow
-from somnium_server.sqlite_storage import SQLiteStorage
+from somnium_server.storage.sqlite import SQLiteStorage
 
 from .helpers import LiveLobby, Person, lobby_settings
 

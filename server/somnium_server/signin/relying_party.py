@@ -20,7 +20,7 @@ from joserfc import jwt
 from joserfc.errors import JoseError
 from joserfc.jwk import KeySet
 
-from .config import ProviderConfig
+from somnium_server.signin.config import ProviderConfig
 
 HTTP_TIMEOUT = 10.0
 METADATA_TTL = 3600.0

@@ -15,29 +15,42 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field, StringConstraints
 
-from .. import names
-from ..config import Settings
-from ..context import current_user
-from ..errors import ApiError, ErrorBody, responses
-from ..models import Strict, UserInfo
-from ..ratelimit import RateLimiter, buckets_for
-from ..sessions import hash_token, issue_session
-from ..storage import AuthRequest, CodeGrant, Identity, PendingLogin, Refresh, Storage, User
-from . import pages
-from .config import (
+from somnium_server.api.errors import ApiError, ErrorBody, responses
+from somnium_server.api.models import Strict, UserInfo
+from somnium_server.api.ratelimit import RateLimiter, buckets_for
+from somnium_server.config import Settings
+from somnium_server.context import current_user
+from somnium_server.play import names
+from somnium_server.signin import pages
+from somnium_server.signin.config import (
     LOCAL_PROVIDER,
     SigninConfig,
     check_local_accounts,
     is_loopback_host,
     is_loopback_url,
 )
-from .native_client import CLIENT_ID, pkce_matches, redirect_uri_problem, valid_challenge
-from .store import SigninStore, digest, new_secret
+from somnium_server.signin.native_client import (
+    CLIENT_ID,
+    pkce_matches,
+    redirect_uri_problem,
+    valid_challenge,
+)
+from somnium_server.signin.sessions import hash_token, issue_session
+from somnium_server.signin.store import SigninStore, digest, new_secret
+from somnium_server.storage import (
+    AuthRequest,
+    CodeGrant,
+    Identity,
+    PendingLogin,
+    Refresh,
+    Storage,
+    User,
+)
 
 if TYPE_CHECKING:
     # Imported when a provider is configured (Authlib and joserfc cost a quarter of the
     # server's start-up, which the app's built-in server, local accounts only, waits for).
-    from .relying_party import RelyingParty
+    from somnium_server.signin.relying_party import RelyingParty
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +116,7 @@ def install(app: FastAPI, settings: Settings, storage: Storage) -> Signin:
     check_local_accounts(settings.local_accounts, settings.host, settings.public_url)
     parties: dict[str, RelyingParty] = {}
     if settings.signin.providers:
-        from .relying_party import RelyingParty
+        from somnium_server.signin.relying_party import RelyingParty
 
         parties = {p.key: RelyingParty(p) for p in settings.signin.providers}
     signin = Signin(
@@ -233,7 +246,7 @@ async def _start_login(
 ) -> Response:
     if provider == LOCAL_PROVIDER:
         return pages.local_name_page(req.id)
-    from .relying_party import ProviderError
+    from somnium_server.signin.relying_party import ProviderError
 
     party = signin.parties[provider]
     try:
@@ -298,7 +311,7 @@ async def provider_callback(
         return _to_app(req, error="access_denied",
                        error_description=f"the provider said: {error_description or error}"
                        if error else "the provider sent no code")
-    from .relying_party import ProviderError, ProviderLogin
+    from somnium_server.signin.relying_party import ProviderError, ProviderLogin
 
     party = signin.parties[provider]
     login = ProviderLogin(url="", state=state, nonce=pending.nonce,

@@ -1,6 +1,6 @@
 """What sign-in keeps, through the server's storage: secrets hashed before they get there.
 
-The records live behind `SigninStorage` (storage.py), which every storage backend provides.
+The records live behind `SigninStorage` (storage/__init__.py), which every storage backend provides.
 This layer is the one place sign-in's secrets (codes, refresh tokens, our state toward the
 provider) are turned into the SHA-256 hashes that alone are stored, and it tells how a
 presented refresh token fares.
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..storage import AuthRequest, CodeGrant, PendingLogin, Refresh, SigninStorage
+from somnium_server.storage import AuthRequest, CodeGrant, PendingLogin, Refresh, SigninStorage
 
 
 def digest(secret: str) -> str:

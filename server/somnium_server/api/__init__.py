@@ -1,0 +1,1 @@
+"""The HTTP API: routes, request and answer models, errors, rate limits and /docs."""

@@ -1,0 +1,1 @@
+"""Live events: the event streams, what instances tell each other, and presence."""

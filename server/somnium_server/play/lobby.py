@@ -1,0 +1,173 @@
+"""The lobby: the list of games and its live stream (created, seat taken, finished, observers)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import orjson
+
+from somnium_server.live.events import Channel, Subscriber, event_number, frame, missed
+from somnium_server.storage import LobbyLog
+
+log = logging.getLogger("somnium_server.play.lobby")
+
+SNAPSHOT_GAMES = 200
+RETRY_FIRST = 0.1  # seconds before storing lobby events again after a failed write
+RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
+STOP_WAIT = 5.0  # seconds a stopping server waits for its lobby events to be stored
+
+
+class Lobby:
+    """Numbers lobby events `<epoch>-<seq>`.
+
+    With one instance (SQLite) the lobby's events live in memory only, so their numbers start
+    again with each server start; the epoch, 64 random bits drawn at each start, keeps an id
+    from before a restart (or from another server) from naming one of now: such an id is
+    answered with a snapshot. Given a shared `LobbyLog` (PostgreSQL), every event is written
+    to the database, numbered there under the database's one epoch, and told to this
+    instance's streams once read back (`moved`): every instance tells the same events with
+    the same ids, in the same order, across restarts.
+    """
+
+    def __init__(self, window: int, shared: LobbyLog | None = None) -> None:
+        self.channel = Channel()
+        self.epoch = secrets.token_hex(8)
+        self.seq = 0
+        self.window: deque[tuple[int, bytes]] = deque(maxlen=window)
+        self.shared = shared
+        self._outbox: list[bytes] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._behind = False
+
+    async def open(self) -> None:
+        """Take up the stored lobby where it is (shared only): its epoch and recent events."""
+        if self.shared is not None:
+            self.epoch = await self.shared.lobby_epoch()
+            for seq, data in await self.shared.lobby_recent(self.window.maxlen or 0):
+                self._tell(seq, data)
+
+    def publish(self, kind: str, data: dict[str, Any]) -> None:
+        """Send a lobby event to every lobby stream (of every instance, if shared)."""
+        data = {"type": kind, **data}
+        if self.shared is not None:
+            self._outbox.append(orjson.dumps(data))
+            if self._writer is None or self._writer.done():
+                self._writer = asyncio.get_running_loop().create_task(self._write())
+            return
+        self.seq += 1
+        message = frame(kind, data, f"{self.epoch}-{self.seq}")
+        self.window.append((self.seq, message))
+        self.channel.publish(message)
+
+    async def _write(self) -> None:
+        """Store the waiting events, in the order published (one writer per instance).
+
+        A batch that fails (the connection dropped, the database away) is written again,
+        whole and first, after a pause that doubles each time: nothing is dropped and the
+        order holds. Its key makes a retry of a batch whose commit did happen store nothing.
+        """
+        assert self.shared is not None
+        pause = RETRY_FIRST
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            key = uuid.uuid4().hex
+            while True:
+                try:
+                    await self.shared.add_lobby_events(batch, key)
+                    break
+                except Exception as error:
+                    log.warning("could not store %d lobby events (%r); trying again in %.1f s",
+                                len(batch), error, pause)
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, RETRY_LONGEST)
+            pause = RETRY_FIRST
+
+    def moved(self) -> None:
+        """The stored lobby has new events: read them and tell this instance's streams."""
+        self._behind = True
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.shared is not None
+        while self._behind:
+            self._behind = False
+            try:
+                for seq, data in await self.shared.lobby_events_after(self.seq):
+                    self._tell(seq, data)
+            except Exception:
+                log.exception("could not read the lobby's events")
+
+    def _tell(self, seq: int, data: bytes) -> None:
+        if seq <= self.seq:
+            return
+        self.seq = seq
+        kind = str(orjson.loads(data)["type"])
+        message = b"id: %s-%d\nevent: %s\ndata: %s\n\n" % (
+            self.epoch.encode(), seq, kind.encode(), data
+        )
+        self.window.append((seq, message))
+        self.channel.publish(message)
+
+    async def stop(self) -> None:
+        """Let the events published last reach the database (a while, if it is away)."""
+        if self._writer is not None and not self._writer.done():
+            try:
+                await asyncio.wait_for(self._writer, STOP_WAIT)
+            except TimeoutError:
+                log.error("stopped before every lobby event was stored (the database is away)")
+
+    def subscribe(
+        self, last_event_id: str | None, snapshot: Callable[[], list[dict[str, Any]]]
+    ) -> Subscriber:
+        """A new lobby stream: the missed events if it can resume, else a snapshot first."""
+        missed = self._missed(last_event_id)
+        if missed is None:
+            first = [
+                frame("snapshot", {"type": "snapshot", "games": snapshot()},
+                      f"{self.epoch}-{self.seq}")
+            ]
+        else:
+            first = missed
+        subscriber = Subscriber(first)
+        self.channel.add(subscriber)
+        return subscriber
+
+    def _missed(self, last_event_id: str | None) -> list[bytes] | None:
+        if not last_event_id:
+            return None
+        epoch, _, seq_text = last_event_id.partition("-")
+        last_seen = event_number(seq_text)
+        if epoch != self.epoch or last_seen is None:
+            return None
+        oldest = self.window[0][0] if self.window else None
+        return missed(last_seen, self.seq, self.window, oldest)
+
+
+def select(
+    summaries: Iterable[dict[str, Any]],
+    status: str | None,
+    player: str | None,
+    limit: int,
+) -> list[dict[str, Any]]:
+    """Lobby lines (given newest first) matching the filters, at most `limit` of them."""
+    chosen: list[dict[str, Any]] = []
+    for summary in summaries:
+        if status is not None and summary["status"] != status:
+            continue
+        if player is not None and not any(
+            p["user_id"] == player or (p["name"] or "").casefold() == player.casefold()
+            for p in summary["players"]
+        ):
+            continue
+        chosen.append(summary)
+        if len(chosen) >= limit:
+            break
+    return chosen

@@ -1,0 +1,201 @@
+"""A game in memory: its seats, state, recent events, stored answers and listeners."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from somnium_desktop.game import GameState, state_from_dict, state_to_dict, view_of, view_to_dict
+from somnium_desktop.game.bots import Bot
+from somnium_server.live.events import Channel, event_number, missed
+from somnium_server.live.presence import Presence
+from somnium_server.storage import GameRecord, StoredEvent
+
+ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: easy to read out and type
+ID_LENGTH = 7
+
+
+def new_game_id(taken: set[str] | dict[str, Any]) -> str:
+    """A short id people can read out; unique among `taken`."""
+    while True:
+        game_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+        if game_id not in taken:
+            return game_id
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat: an open chair, a person or a computer of some level."""
+
+    kind: str  # "open", "person" or "computer"
+    user_id: str | None = None
+    name: str | None = None
+    level: str | None = None
+    rating: dict[str, Any] | None = None  # a person's rating as they sat down
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "user_id": self.user_id, "name": self.name,
+                "level": self.level, "rating": self.rating}
+
+
+@dataclass
+class GameRoom:
+    """A game in memory: its state, recent events, retried-action answers and listeners."""
+
+    id: str
+    name: str
+    created_at: float
+    created_by: str
+    seats: list[Seat]
+    status: str
+    state: GameState
+    initial_state: dict[str, Any]
+    version: int
+    seq: int
+    meta: dict[str, Any]
+    bot_seed: int
+    window: deque[tuple[int, bytes]]
+    actions: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    channel: Channel = field(default_factory=Channel)
+    observers: int = 0  # watching through this instance
+    elsewhere: int = 0  # watching through the other instances sharing the database
+    announced_observers: int = 0
+    told_observers: int = 0  # the count of `observers` the other instances last heard
+    observer_flush: asyncio.TimerHandle | None = None
+    bots: dict[int, Bot] = field(default_factory=dict)
+    presence: Presence = field(default_factory=Presence)
+    # the state as last stored and the version it was taken at (see GameRecord.state_version)
+    snapshot: tuple[int, dict[str, Any]] = (0, {})
+    # per seat, what a finished rated game changed (ratings.py)
+    rating_changes: list[dict[str, Any]] | None = None
+    # when the clock of the player to move runs out (clocks.py); None: no clock running
+    deadline: float | None = None
+    _view: tuple[int, dict[str, Any]] | None = None
+    _detail: tuple[tuple[int, int, int, bool], bytes] | None = None
+    _seat_dicts: tuple[list[Seat], list[dict[str, Any]]] | None = None
+
+    @classmethod
+    def from_record(cls, record: GameRecord, window: int) -> GameRoom:
+        """The room as stored; its state is the snapshot's, before any actions made after it."""
+        return cls(
+            id=record.id, name=record.name, created_at=record.created_at,
+            created_by=record.created_by, seats=[Seat(**s) for s in record.seats],
+            status=record.status, state=state_from_dict(record.state),
+            initial_state=record.initial_state, version=record.version, seq=record.seq,
+            meta=record.meta, bot_seed=record.bot_seed, window=deque(maxlen=window),
+            snapshot=(record.snapshot_version, record.state), deadline=record.deadline,
+        )
+
+    def record(self, **changes: Any) -> GameRecord:
+        """The stored form of this room, with some fields changed."""
+        values: dict[str, Any] = {
+            "id": self.id, "name": self.name, "created_at": self.created_at,
+            "created_by": self.created_by, "status": self.status,
+            "initial_state": self.initial_state, "version": self.version, "seq": self.seq,
+            "meta": self.meta, "bot_seed": self.bot_seed, "deadline": self.deadline,
+        }
+        values.update(changes)
+        if "seats" not in values:
+            values["seats"] = self.seat_dicts()
+        if "state" not in values:  # a snapshot of the state now
+            values["state"] = state_to_dict(self.state)
+            values["state_version"] = values["version"]
+        return GameRecord(**values)
+
+    def seat_dicts(self) -> list[dict[str, Any]]:
+        """The seats in their stored form, worked out again only when they change (a change
+        puts a new list in `seats`; a Seat is never changed in place)."""
+        kept = self._seat_dicts
+        if kept is None or kept[0] is not self.seats:
+            kept = self._seat_dicts = (self.seats, [seat.to_dict() for seat in self.seats])
+        return list(kept[1])
+
+    def watchers(self) -> int:
+        """Everyone watching the game, on every instance."""
+        return self.observers + self.elsewhere
+
+    def seat_of(self, user_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "person" and seat.user_id == user_id:
+                return index
+        return None
+
+    def view(self) -> dict[str, Any]:
+        """The public view now (the only picture of the game that leaves the server)."""
+        if self._view is None or self._view[0] != self.version:
+            self._view = (self.version, view_to_dict(view_of(self.state)))
+        return self._view[1]
+
+    def seed_view(self, view: dict[str, Any]) -> None:
+        """Keep a view already built for the current version."""
+        self._view = (self.version, view)
+
+    def players(self) -> list[dict[str, Any]]:
+        return [{"seat": n, **seat} for n, seat in enumerate(self.seat_dicts())]
+
+    def summary(self) -> dict[str, Any]:
+        playing = self.status == "playing"
+        return {
+            "id": self.id, "name": self.name, "created_at": self.created_at,
+            "status": self.status, "players": self.players(),
+            "turn": self.state.turn if playing else None, "observers": self.watchers(),
+            "winner": self.state.winner if self.state.over else None,
+            "away": [away for away, _ in self.presence.shown],
+            "rated": bool(self.meta.get("rated")),
+            "odds": bool(self.meta.get("odds")),
+            # the time control (seconds a decision, None: none) and when the clock of the
+            # player to move runs out (the server's time; the detail says `now`)
+            "move_seconds": self.meta.get("move_seconds"), "deadline": self.deadline,
+        }
+
+    def detail(self) -> dict[str, Any]:
+        return {
+            **self.summary(), "version": self.version, "seq": self.seq, "view": self.view(),
+            "rematch": {"agreed": list(self.meta.get("agreed", [])),
+                        "game_id": self.meta.get("rematch")},
+            "closed": bool(self.meta.get("closed")),
+            "presence": self.presence.players(),
+            "claimed_from": self.meta.get("claimed_from"),
+            "rating_changes": self.rating_changes,
+        }
+
+    def detail_bytes(self) -> bytes:
+        """The detail as JSON, with the server's time `now` (to count a deadline down by)."""
+        key = (self.version, self.watchers(), self.presence.revision,
+               self.rating_changes is not None)
+        if self._detail is None or self._detail[0] != key:
+            self._detail = (key, orjson.dumps(self.detail()))
+        return b'{"now":%.3f,%s' % (time.time(), self._detail[1][1:])
+
+    def remember(self, events: list[StoredEvent]) -> None:
+        """Send events to the game's listeners and keep them for Last-Event-ID resume."""
+        messages = []
+        for event in events:
+            message = event_frame(event)
+            self.window.append((event.seq, message))
+            messages.append(message)
+        if messages:  # one write per listener for the whole change
+            self.channel.publish(b"".join(messages))
+
+
+def event_frame(event: StoredEvent) -> bytes:
+    """A numbered game event as SSE: its type as the event name, its seq as the id."""
+    name = str(event.data["event"]["type"]).encode()
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (event.seq, name, event.json())
+
+
+def missed_since(room: GameRoom, last_event_id: str | None) -> list[bytes] | None:
+    """What a stream resuming after `last_event_id` missed, or None: it needs a snapshot
+    (no id, one that is not a plain number, or one this game's recent history cannot answer)."""
+    last_seen = None if last_event_id is None else event_number(last_event_id)
+    if last_seen is None:
+        return None
+    oldest = room.window[0][0] if room.window else None
+    return missed(last_seen, room.seq, room.window, oldest)

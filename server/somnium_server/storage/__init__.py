@@ -1,0 +1,485 @@
+"""The one storage interface the server talks to, and the records it stores.
+
+Game logic and sign-in only ever see `Storage` (sign-in's part of it is `SigninStorage`);
+SQLite (sqlite.py) is the default backend; PostgreSQL (postgres.py) is chosen
+with `database_url` (backend.py picks). The games, the lobby, sign-in and the routes
+see no difference.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import orjson
+
+from somnium_server.play.ratings import RatedGame, Rating
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A person who can sit at a table: an id and the name others see."""
+
+    id: str
+    display_name: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """One way of signing in as a user: a provider and that provider's subject."""
+
+    provider: str
+    subject: str
+    user_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A bearer session; only the SHA-256 hash of its token is ever stored."""
+
+    token_hash: str
+    user_id: str
+    created_at: float
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game as stored: `state` is the engine's full state (deck and seed included).
+
+    `state` is the state as it was at version `state_version` (None: at `version`). The
+    actions numbered after it are not in it: replaying them with the engine gives the state
+    now. A snapshot every few actions spares each action rewriting the whole state.
+    """
+
+    id: str
+    name: str
+    created_at: float
+    created_by: str
+    seats: list[dict[str, Any]]  # per seat: {"kind": "person"|"computer"|"open", ...}
+    status: str  # "waiting", "playing" or "finished"
+    state: dict[str, Any]
+    initial_state: dict[str, Any]
+    version: int
+    seq: int
+    meta: dict[str, Any]  # {"agreed": [seats], "rematch": game id or None, "closed": bool}
+    bot_seed: int
+    state_version: int | None = None
+    # when the clock of the player to move runs out (the server's time.time()); None: no
+    # clock, or no person to move
+    deadline: float | None = None
+
+    @property
+    def snapshot_version(self) -> int:
+        """The version `state` was taken at."""
+        return self.version if self.state_version is None else self.state_version
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One numbered entry of a game's event log (public data only).
+
+    `raw`, when set, is `data` already encoded as JSON: encoded once, stored, streamed and
+    answered as it is.
+    """
+
+    seq: int
+    data: dict[str, Any]
+    raw: bytes | None = field(default=None, compare=False)
+
+    def json(self) -> bytes:
+        return self.raw if self.raw is not None else orjson.dumps(self.data)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    """An accepted action: who, which, the version it made, and the exact answer given.
+
+    `result` may be empty when the answer can be rebuilt from the events of its version (the
+    server does so on load); older rows hold it in full.
+    """
+
+    action_id: str
+    user_id: str
+    seat: int
+    version: int
+    action: dict[str, Any]
+    result: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class GameUpdate:
+    """Everything one accepted change writes, committed together or not at all.
+
+    The stored game is replaced in full only if the record's state is a fresh snapshot
+    (taken at the record's version). Otherwise the change is an action between snapshots:
+    the stored snapshot, seats and meta stay, only status, version, seq and deadline are
+    written, and the action is what records the change.
+    """
+
+    record: GameRecord
+    expected_version: int
+    events: Sequence[StoredEvent]
+    action: StoredAction | None = None
+    # a rated game this change finishes: both ratings are updated in the same transaction
+    rated: RatedGame | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's rating before and after one rated game."""
+
+    game_id: str
+    user_id: str
+    seat: int
+    score: float
+    before: float
+    after: float
+    deviation: float
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """One message written at a table: who wrote it (player or watcher), when, and the text.
+
+    `id` is numbered by the storage across all games; `at_seq` is the game's event number
+    when it was written (a stream resuming after that event is sent the messages since).
+    """
+
+    id: int
+    game_id: str
+    user_id: str
+    name: str
+    role: str  # "player" or "watcher"
+    text: str
+    at: float
+    at_seq: int
+
+
+class ChatStorage(Protocol):
+    """The messages written at tables, and who blocked whom."""
+
+    async def add_chat(
+        self, game_id: str, user_id: str, name: str, role: str, text: str, at: float,
+        at_seq: int,
+    ) -> ChatMessage:
+        """Store a message; it comes back numbered."""
+        ...
+
+    async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
+                      last: int | None = None) -> list[ChatMessage]:
+        """The game's messages numbered after `after` (or, given `at_seq`, written at or
+        after that event), oldest first; only the `last` newest of them when given."""
+        ...
+
+    async def chat_message(self, message_id: int) -> ChatMessage | None: ...
+
+    async def block(self, user_id: str, blocked: str) -> None:
+        """`user_id` no longer sees `blocked`'s messages (blocking twice is one block)."""
+        ...
+
+    async def unblock(self, user_id: str, blocked: str) -> None: ...
+
+    async def blocked_by(self, user_id: str) -> list[str]:
+        """The users `user_id` blocked, in the order they were blocked."""
+        ...
+
+
+class GameNotices(Protocol):
+    """Who hears of games changed by other instances sharing the database."""
+
+    def notice(self, game_id: str, version: int) -> None:
+        """Another instance committed `version` of the game (or made it: version 1)."""
+        ...
+
+    def lobby_moved(self) -> None:
+        """The lobby has new events (from any instance, this one included)."""
+        ...
+
+    def peer(self, instance: str, kind: str, argument: str) -> None:
+        """Another instance told of its streams (live/peers.py names the kinds)."""
+        ...
+
+    def resync(self) -> None:
+        """Some notices may have been lost: compare every game with the database."""
+        ...
+
+
+class LobbyLog(Protocol):
+    """The lobby's events, numbered by a database several instances share."""
+
+    async def lobby_epoch(self) -> str:
+        """The database's lobby epoch: drawn once, the first part of every lobby event id."""
+        ...
+
+    async def add_lobby_events(self, events: list[bytes], key: str) -> None:
+        """Store lobby events (JSON), numbered in the order given, after any stored; a
+        batch whose `key` is stored already is not stored again (a retried write)."""
+        ...
+
+    async def lobby_events_after(self, after: int) -> list[tuple[int, bytes]]: ...
+
+    async def lobby_recent(self, count: int) -> list[tuple[int, bytes]]:
+        """The last `count` lobby events, oldest first."""
+        ...
+
+
+class VersionConflict(Exception):
+    """The stored game moved on since the version an update was made against."""
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The database the settings name cannot be reached or used (said at start-up)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuthRequest:
+    """The app's authorization request, checked, while the person signs in in the browser."""
+
+    id: str
+    browser_hash: str
+    client_id: str
+    redirect_uri: str
+    app_state: str
+    code_challenge: str
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class PendingLogin:
+    """An AuthRequest whose person was sent to a provider, with our nonce and PKCE verifier."""
+
+    request: AuthRequest
+    provider: str
+    nonce: str
+    code_verifier: str
+
+
+@dataclass(frozen=True, slots=True)
+class CodeGrant:
+    """What a one-time code stands for."""
+
+    user_id: str
+    client_id: str
+    redirect_uri: str
+    code_challenge: str
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshToken:
+    """A refresh token as stored (by its hash), with its family."""
+
+    family_id: str
+    expires_at: float
+    used_at: float | None
+    user_id: str
+    client_id: str
+    family_revoked_at: float | None
+
+
+class Refresh(enum.Enum):
+    """How a presented refresh token fared."""
+
+    OK = "ok"
+    UNKNOWN = "unknown"
+    EXPIRED = "expired"
+    REUSED = "reused"
+    REVOKED = "revoked"
+
+    @classmethod
+    def of(cls, token: RefreshToken | None, now: float) -> Refresh:
+        if token is None:
+            return cls.UNKNOWN
+        if token.family_revoked_at is not None:
+            return cls.REVOKED
+        if token.used_at is not None:
+            return cls.REUSED
+        if token.expires_at <= now:
+            return cls.EXPIRED
+        return cls.OK
+
+
+class SigninStorage(Protocol):
+    """What sign-in keeps: browser sign-ins under way, one-time codes, refresh-token families.
+
+    Secrets (codes, refresh tokens, the browser binding, our state toward the provider) reach
+    the backend only as hashes (signin/store.py hashes them); `now` is the caller's clock.
+    """
+
+    async def add_signin_request(self, request: AuthRequest) -> None: ...
+
+    async def get_signin_request(self, request_id: str, now: float) -> AuthRequest | None:
+        """The request, unless unknown or expired."""
+        ...
+
+    async def send_to_provider(
+        self, request_id: str, provider: str, state_hash: str, nonce: str, code_verifier: str,
+        now: float,
+    ) -> bool:
+        """Note where an unexpired request was sent; False if it is gone."""
+        ...
+
+    async def take_login(self, state_hash: str) -> PendingLogin | None:
+        """The request sent to a provider with this state, removed (expired or not)."""
+        ...
+
+    async def drop_signin_request(self, request_id: str) -> None: ...
+
+    async def add_code(self, code_hash: str, grant: CodeGrant) -> None: ...
+
+    async def redeem_code(
+        self, code_hash: str, family_id: str
+    ) -> tuple[CodeGrant | None, str | None]:
+        """Mark a code redeemed for `family_id`: (grant, None) the first time; (None, the
+        family it was redeemed for) when it was redeemed before; (None, None) if unknown."""
+        ...
+
+    async def add_family(
+        self, family_id: str, user_id: str, client_id: str, created_at: float
+    ) -> None: ...
+
+    async def add_refresh_token(
+        self, token_hash: str, family_id: str, expires_at: float
+    ) -> None: ...
+
+    async def add_family_session(self, family_id: str, session_hash: str) -> None: ...
+
+    async def spend_refresh_token(self, token_hash: str, now: float) -> RefreshToken | None:
+        """The token as it was, marked used at `now` in the same transaction if it was usable
+        (unused, unrevoked, unexpired)."""
+        ...
+
+    async def family_of_session(self, session_hash: str) -> str | None: ...
+
+    async def family_of_refresh_token(self, token_hash: str) -> str | None: ...
+
+    async def revoke_family(self, family_id: str, now: float) -> list[str]:
+        """Revoke a family; the hashes of the sessions it issued, for the caller to end."""
+        ...
+
+    async def purge_signin(self, now: float) -> None:
+        """Forget what has run out: requests, codes an hour after their expiry (until then a
+        reuse is recognised), refresh tokens a day after theirs, links to sessions no longer
+        stored, and families more than a day old with neither tokens nor sessions left."""
+        ...
+
+
+class AnalysisStorage(Protocol):
+    """The finished games' analyses, kept once computed (play/analyses.py)."""
+
+    async def get_analysis(self, game_id: str) -> bytes | None:
+        """The stored analysis of a game as JSON, if it has been computed."""
+        ...
+
+    async def add_analysis(
+        self, game_id: str, data: bytes, accuracy: tuple[float | None, float | None]
+    ) -> None:
+        """Keep a game's analysis (a second one for the same game is ignored)."""
+        ...
+
+    async def accuracies(
+        self, game_ids: Sequence[str]
+    ) -> dict[str, tuple[float | None, float | None]]:
+        """Each seat's accuracy in those of the games that have been analysed."""
+        ...
+
+
+class Storage(SigninStorage, ChatStorage, AnalysisStorage, Protocol):
+    """Users, sessions, games, their event logs and actions, and what sign-in keeps.
+
+    Writes are durable once awaited. `shared`: other instances may write the same games.
+    """
+
+    shared: bool
+
+    async def create_user(self, display_name: str) -> User: ...
+
+    async def get_user(self, user_id: str) -> User | None: ...
+
+    async def get_users(self, user_ids: Sequence[str]) -> dict[str, User]: ...
+
+    async def rename_user(self, user_id: str, display_name: str) -> None: ...
+
+    async def add_identity(self, identity: Identity) -> None: ...
+
+    async def find_identity(self, provider: str, subject: str) -> Identity | None: ...
+
+    async def create_session(self, session: Session) -> None: ...
+
+    async def get_session(self, token_hash: str) -> Session | None: ...
+
+    async def delete_session(self, token_hash: str) -> None: ...
+
+    async def purge_sessions(self, now: float) -> int:
+        """Delete the sessions expired by `now`; how many."""
+        ...
+
+    async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None: ...
+
+    async def update_game(self, update: GameUpdate) -> None:
+        """Write a change made against `expected_version`; VersionConflict if stale."""
+        ...
+
+    async def get_game(self, game_id: str) -> GameRecord | None: ...
+
+    async def get_ratings(self, user_ids: Sequence[str]) -> dict[str, Rating]:
+        """The ratings of those of these users who have played a rated game."""
+        ...
+
+    async def rating_history(self, user_id: str, limit: int) -> list[RatingChange]:
+        """A user's latest rating changes, newest first."""
+        ...
+
+    async def game_rating_changes(self, game_id: str) -> list[RatingChange]:
+        """What a finished rated game changed (nothing for any other game)."""
+        ...
+
+    async def leaderboard(self, limit: int, min_games: int) -> list[tuple[str, Rating]]:
+        """The best rated users with at least `min_games` rated games, best first."""
+        ...
+
+    async def list_games(self) -> list[GameRecord]: ...
+
+    async def overdue_games(self, now: float) -> list[tuple[str, int]]:
+        """The games being played whose deadline is `now` or earlier: (id, version)."""
+        ...
+
+    async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]: ...
+
+    async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
+        """The game's actions that made versions after `after`, in order."""
+        ...
+
+    async def mark_seen(self, user_ids: Sequence[str], at: float) -> None:
+        """These users had a signed stream open at `at` (time.time()); a later time known
+        already stays."""
+        ...
+
+    async def last_seen(self, user_ids: Sequence[str]) -> dict[str, float]:
+        """When those of these users ever seen last had a signed stream open (time.time())."""
+        ...
+
+    async def announce(self, kind: str, argument: str) -> None:
+        """Tell the other instances something of this one's streams (live/peers.py)."""
+        ...
+
+    async def hold_computer(self, game_id: str, seconds: float) -> bool:
+        """Take or renew this instance's lease on driving the game's computer players for
+        `seconds`; False while another instance holds it (always True with one instance)."""
+        ...
+
+    def lobby_log(self) -> LobbyLog | None:
+        """Where the lobby's events are numbered when instances share the storage."""
+        ...
+
+    async def follow_games(self, notices: GameNotices) -> None:
+        """Tell `notices` of the games other instances change, until cancelled; returns at
+        once when no other instance can share the storage (SQLite)."""
+        ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,605 @@
+"""Storage in PostgreSQL (psycopg 3 and its pool), for one or several server instances.
+
+Chosen with `database_url`. The schema is migrated at start-up, under an advisory lock so that
+instances starting together migrate once. Every write is one transaction, committed before the
+caller resumes; a game's row changes only at the version the change was made against, which
+is what keeps one writer per game when several instances share the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+
+from somnium_server.live.peers import CHAT, HELLO
+from somnium_server.live.peers import KINDS as PEER_KINDS
+from somnium_server.play.ratings import RatedGame, Rating
+from somnium_server.storage import (
+    ChatMessage,
+    DatabaseUnavailable,
+    GameNotices,
+    GameRecord,
+    GameUpdate,
+    Identity,
+    RatingChange,
+    Session,
+    StoredAction,
+    StoredEvent,
+    User,
+    VersionConflict,
+    analysis_rows,
+    chat_rows,
+    rating_rows,
+)
+from somnium_server.storage.game_rows import (
+    DEADLINE_MIGRATION,
+    GAME_COLUMNS,
+    OVERDUE,
+    dumps,
+    game_from_row,
+    game_row,
+)
+from somnium_server.storage.postgres_limits import MIGRATION as LIMITS_MIGRATION
+from somnium_server.storage.postgres_limits import PostgresLimits
+from somnium_server.storage.postgres_pool import marked
+from somnium_server.storage.postgres_signin import MIGRATION as SIGNIN_MIGRATION
+from somnium_server.storage.postgres_signin import PostgresSignin
+
+log = logging.getLogger("somnium_server.postgres")
+
+CONNECT_TIMEOUT = 10  # seconds, at start-up and for each new pooled connection
+MIGRATION_LOCK = 0x50_4D_4E_49_55_4D  # pg_advisory_xact_lock key: "SOMNIUM"
+CHANNEL = "somnium_games"  # NOTIFY channel: "<instance> <game id> <version>" per commit
+LOBBY_NOTICE = "lobby"  # in the game id's place: new lobby events (no game id is lowercase)
+RELISTEN_PAUSE = 1.0  # seconds between attempts to listen again after the connection was lost
+
+# Each entry moves the schema one version on; the schema_version table holds how many ran.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        display_name TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE identities (
+        provider TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        PRIMARY KEY (provider, subject)
+    );
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        created_at DOUBLE PRECISION NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX sessions_by_user ON sessions(user_id);
+    CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        created_by TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        initial_state TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        meta TEXT NOT NULL,
+        bot_seed BIGINT NOT NULL,
+        state_version INTEGER NOT NULL
+    );
+    CREATE INDEX games_by_creation ON games(created_at);
+    CREATE TABLE events (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE actions (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        action_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        result BYTEA NOT NULL,
+        PRIMARY KEY (game_id, action_id)
+    );
+    CREATE INDEX actions_by_version ON actions(game_id, version);
+    """
+    + SIGNIN_MIGRATION,
+    LIMITS_MIGRATION,
+    # the lobby's events, numbered by the database for every instance (see play/lobby.py)
+    """
+    CREATE TABLE lobby (epoch TEXT NOT NULL);
+    INSERT INTO lobby VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 16));
+    CREATE TABLE lobby_events (id BIGINT PRIMARY KEY, data TEXT NOT NULL);
+    """,
+    # which instance drives a game's computer players, until when (see hold_computer)
+    """
+    CREATE TABLE computer_leases (
+        game_id TEXT PRIMARY KEY,
+        instance TEXT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    """,
+    rating_rows.MIGRATION,
+    # chat at the table (play/chat.py) and who blocked whom
+    """
+    CREATE TABLE chat (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        at_seq INTEGER NOT NULL
+    );
+    CREATE INDEX chat_by_game ON chat(game_id, id);
+    CREATE TABLE blocks (
+        user_id TEXT NOT NULL,
+        blocked TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, blocked)
+    );
+    """,
+    # when each player last had a signed stream open (live/presence.py), and each stored batch
+    # of lobby events named by its key (add_lobby_events stores a retried batch once)
+    """
+    CREATE TABLE last_seen (user_id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
+    ALTER TABLE lobby_events ADD COLUMN batch TEXT;
+    CREATE INDEX lobby_events_by_batch ON lobby_events(batch);
+    """,
+    analysis_rows.MIGRATION,  # the finished games' analyses (play/analyses.py)
+    # the clock of the player to move (play/clocks.py)
+    DEADLINE_MIGRATION.format(real="DOUBLE PRECISION"),
+)
+LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
+RATING_LOCK = 0x52_41_54_45  # pg_advisory_xact_lock(key, user): "RATE", while counting a game
+CHAT_LOCK = 0x43_48_41_54  # pg_advisory_xact_lock(key, game): "CHAT", while a message is added
+LOBBY_KEPT = 10_000  # lobby events kept for resuming; older ones are deleted as new ones come
+
+@functools.cache
+def _update_statement(snapshot: bool, with_action: bool) -> str:
+    """update_game's writes as one statement (one round trip, atomic by itself).
+
+    The game's row moves on only at the expected version; the events and the action are
+    inserted for the rows the UPDATE returned, so at a stale version nothing is written and
+    the count is 0. Name, creation, initial state and bot seed never change after create_game;
+    between snapshots only status, version, seq and deadline do (the action's own row records
+    the rest).
+    """
+    changes = ("status = %(status)s, version = %(version)s, seq = %(seq)s,"
+               " deadline = %(deadline)s")
+    if snapshot:
+        changes += (", seats = %(seats)s, state = %(state)s, meta = %(meta)s,"
+                    " state_version = %(version)s")
+    parts = [
+        f"moved AS (UPDATE games SET {changes}"
+        " WHERE id = %(id)s AND version = %(expected)s RETURNING id)",
+        "added AS (INSERT INTO events (game_id, seq, data) SELECT moved.id, e.seq, e.data"
+        " FROM moved, unnest(%(seqs)s::integer[], %(events)s::text[]) AS e(seq, data))",
+    ]
+    if with_action:
+        parts.append(
+            "acted AS (INSERT INTO actions (game_id, action_id, user_id, seat, version, action,"
+            " result) SELECT moved.id, %(action_id)s, %(user_id)s, %(seat)s,"
+            " %(action_version)s, %(action)s, %(result)s FROM moved)"
+        )
+    # every instance listening hears of the change once it is committed (ids only)
+    return (f"WITH {', '.join(parts)} SELECT count(pg_notify({CHANNEL!r},"
+            " %(instance)s || ' ' || moved.id || ' ' || %(version)s::text)::text) FROM moved")
+
+
+def describe(url: str) -> str:
+    """Where a URL points, without its password: user@host:port/database."""
+    parts = conninfo_to_dict(url)
+    host = parts.get("host") or "localhost"
+    port = parts.get("port") or "5432"
+    return f"{parts.get('user') or ''}@{host}:{port}/{parts.get('dbname') or ''}".lstrip("@")
+
+
+def migrate(conn: psycopg.Connection[Any]) -> int:
+    """Apply the migrations the database lacks; returns the schema version now in force."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+        current = row[0] if row and row[0] is not None else 0
+        if current > len(MIGRATIONS):
+            raise RuntimeError(
+                f"the database has schema version {current}, newer than this server's "
+                f"{len(MIGRATIONS)}"
+            )
+        for version in range(current, len(MIGRATIONS)):
+            conn.execute(MIGRATIONS[version].encode())
+        conn.execute("DELETE FROM schema_version")
+        conn.execute("INSERT INTO schema_version VALUES (%s)", (len(MIGRATIONS),))
+    return len(MIGRATIONS)
+
+
+class PostgresStorage(PostgresSignin, PostgresLimits):
+    """Storage in one PostgreSQL database; any number of instances may share it.
+
+    Constructing it connects once and migrates (DatabaseUnavailable if that fails); the pool
+    of connections the server then uses opens on first use, in the event loop.
+    """
+
+    shared = True  # any number of instances
+
+    def __init__(self, url: str, pool_size: int = 10) -> None:
+        super().__init__(url, pool_size)
+        self.instance = uuid.uuid4().hex[:12]  # tells this instance's own notices apart
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
+                migrate(conn)
+        except (psycopg.Error, RuntimeError) as error:  # unreachable, refused, or too new
+            raise DatabaseUnavailable(
+                f"cannot use the database {describe(url)}: {error}".strip()
+            ) from None
+
+    # -- users and sessions -----------------------------------------------------------------
+    async def create_user(self, display_name: str) -> User:
+        user = User(id=uuid.uuid4().hex, display_name=display_name, created_at=time.time())
+        await self._run(
+            "INSERT INTO users (id, display_name, created_at) VALUES (?, ?, ?)",
+            user.id, user.display_name, user.created_at,
+        )
+        return user
+
+    async def get_user(self, user_id: str) -> User | None:
+        row = await self._one(
+            "SELECT id, display_name, created_at FROM users WHERE id = ?", user_id
+        )
+        return User(*row) if row else None
+
+    async def get_users(self, user_ids: Sequence[str]) -> dict[str, User]:
+        rows = await self._all(
+            "SELECT id, display_name, created_at FROM users WHERE id = ANY(?)",
+            list(set(user_ids)),
+        )
+        return {row[0]: User(*row) for row in rows}
+
+    async def rename_user(self, user_id: str, display_name: str) -> None:
+        await self._run("UPDATE users SET display_name = ? WHERE id = ?", display_name, user_id)
+
+    async def add_identity(self, identity: Identity) -> None:
+        await self._run(
+            "INSERT INTO identities (provider, subject, user_id) VALUES (?, ?, ?)",
+            identity.provider, identity.subject, identity.user_id,
+        )
+
+    async def find_identity(self, provider: str, subject: str) -> Identity | None:
+        row = await self._one(
+            "SELECT provider, subject, user_id FROM identities"
+            " WHERE provider = ? AND subject = ?",
+            provider, subject,
+        )
+        return Identity(*row) if row else None
+
+    async def create_session(self, session: Session) -> None:
+        await self._run(
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)"
+            " VALUES (?, ?, ?, ?)",
+            session.token_hash, session.user_id, session.created_at, session.expires_at,
+        )
+
+    async def get_session(self, token_hash: str) -> Session | None:
+        row = await self._one(
+            "SELECT token_hash, user_id, created_at, expires_at FROM sessions"
+            " WHERE token_hash = ?",
+            token_hash,
+        )
+        return Session(*row) if row else None
+
+    async def delete_session(self, token_hash: str) -> None:
+        await self._run("DELETE FROM sessions WHERE token_hash = ?", token_hash)
+
+    async def purge_sessions(self, now: float) -> int:
+        return await self._run("DELETE FROM sessions WHERE expires_at <= ?", now)
+
+    # -- games --------------------------------------------------------------------------------
+    async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join(['%s'] * 14)})",
+                game_row(record),
+            )
+            await _insert_events(conn, record.id, events)
+            await conn.execute(
+                "SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.instance} {record.id} 1")
+            )
+
+    async def update_game(self, update: GameUpdate) -> None:
+        record, action = update.record, update.action
+        snapshot = record.snapshot_version == record.version
+        values: dict[str, Any] = {
+            "id": record.id, "instance": self.instance, "expected": update.expected_version,
+            "status": record.status,
+            "version": record.version, "seq": record.seq, "deadline": record.deadline,
+            "seqs": [event.seq for event in update.events],
+            "events": [event.json().decode() for event in update.events],
+        }
+        if snapshot:
+            values |= {"seats": dumps(record.seats), "state": dumps(record.state),
+                       "meta": dumps(record.meta)}
+        if action is not None:
+            values |= {"action_id": action.action_id, "user_id": action.user_id,
+                       "seat": action.seat, "action_version": action.version,
+                       "action": dumps(action.action), "result": action.result}
+        statement = _update_statement(snapshot, action is not None)
+        if update.rated is not None:
+            await self._update_rated(statement, values, update.rated)
+            return
+        pool = await self._opened()
+        async with pool.connection() as conn:
+            cursor = await conn.execute(statement, values)
+            row = await cursor.fetchone()
+        if row is None or row[0] != 1:
+            raise VersionConflict(record.id)
+
+    async def _update_rated(
+        self, statement: str, values: dict[str, Any], game: RatedGame
+    ) -> None:
+        """Store a rated game's end and count it in one transaction: both ratings change
+        only if the version-checked update applied, so only once whichever instance wins."""
+        async with self._transaction() as conn:
+            cursor = await conn.execute(statement, values)
+            row = await cursor.fetchone()
+            if row is None or row[0] != 1:
+                raise VersionConflict(values["id"])
+            # each player's games are counted one at a time, whichever instance counts them
+            for user in sorted(set(game.players)):
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock(%s::int, hashtext(%s))", (RATING_LOCK, user)
+                )
+            cursor = await conn.execute(
+                marked(rating_rows.SELECT_RATINGS + rating_rows.marks(2)), game.players
+            )
+            found = dict(rating_rows.rating_from_row(r) for r in await cursor.fetchall())
+            for sql, args in rating_rows.rating_writes(game, found, time.time()):
+                await conn.execute(marked(sql), args)
+
+    async def get_ratings(self, user_ids: Sequence[str]) -> dict[str, Rating]:
+        if not user_ids:
+            return {}
+        rows = await self._all(
+            rating_rows.SELECT_RATINGS + rating_rows.marks(len(user_ids)), *user_ids
+        )
+        return dict(rating_rows.rating_from_row(row) for row in rows)
+
+    async def rating_history(self, user_id: str, limit: int) -> list[RatingChange]:
+        rows = await self._all(rating_rows.HISTORY, user_id, limit)
+        return [rating_rows.change_from_row(row) for row in rows]
+
+    async def game_rating_changes(self, game_id: str) -> list[RatingChange]:
+        rows = await self._all(rating_rows.GAME_CHANGES, game_id)
+        return [rating_rows.change_from_row(row) for row in rows]
+
+    async def leaderboard(self, limit: int, min_games: int) -> list[tuple[str, Rating]]:
+        rows = await self._all(rating_rows.LEADERBOARD, min_games, limit)
+        return [rating_rows.rating_from_row(row) for row in rows]
+
+    async def follow_games(self, notices: GameNotices) -> None:
+        """Hear every other instance's committed game changes (LISTEN), until cancelled.
+
+        A lost connection is opened again; notices sent meanwhile are lost, so each time it
+        listens again `notices.resync()` compares the games with the database.
+        """
+        first = True
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await self.announce(HELLO, "-")
+                    if not first:
+                        notices.resync()
+                        notices.lobby_moved()
+                    first = False
+                    async for notify in conn.notifies():
+                        instance, game_id, version = notify.payload.split(" ")
+                        if game_id == LOBBY_NOTICE:  # this instance's too: it reads them
+                            notices.lobby_moved()
+                        elif instance == self.instance and game_id != CHAT:
+                            continue  # (its own chat notices: play/chat.py streams in their order)
+                        elif game_id in PEER_KINDS:
+                            notices.peer(instance, game_id, version)
+                        else:
+                            notices.notice(game_id, int(version))
+            except psycopg.OperationalError as error:
+                log.warning("lost the database's notices (%s); listening again", error)
+                first = False
+                await asyncio.sleep(RELISTEN_PAUSE)
+
+    async def hold_computer(self, game_id: str, seconds: float) -> bool:
+        """Take or renew the lease on driving the game's computers for `seconds` (by the
+        database's clock); False while another instance holds an unexpired one."""
+        row = await self._one(
+            "INSERT INTO computer_leases (game_id, instance, expires_at)"
+            " VALUES (?, ?, extract(epoch FROM clock_timestamp()) + ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET instance = excluded.instance,"
+            " expires_at = excluded.expires_at"
+            " WHERE computer_leases.instance = excluded.instance"
+            " OR computer_leases.expires_at < extract(epoch FROM clock_timestamp())"
+            " RETURNING 1",
+            game_id, self.instance, seconds,
+        )
+        return row is not None
+
+    # -- chat and blocks ------------------------------------------------------------------------
+    async def add_chat(
+        self, game_id: str, user_id: str, name: str, role: str, text: str, at: float,
+        at_seq: int,
+    ) -> ChatMessage:
+        """Numbered under the game's lock held to the commit, with the notice in the same
+        transaction: a game's messages become visible, and are heard of, in id order."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(%s::int, hashtext(%s))", (CHAT_LOCK, game_id)
+            )
+            cursor = await conn.execute(
+                marked(chat_rows.INSERT_CHAT), (game_id, user_id, name, role, text, at, at_seq)
+            )
+            row = await cursor.fetchone()
+            assert row is not None  # RETURNING answers one row
+            number = int(row[0])
+            await conn.execute("SELECT pg_notify(%s, %s)", (
+                CHANNEL, f"{self.instance} {CHAT} {game_id}:{number}"
+            ))
+        return ChatMessage(number, game_id, user_id, name, role, text, at, at_seq)
+
+    async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
+                      last: int | None = None) -> list[ChatMessage]:
+        arguments = chat_rows.chat_arguments(game_id, after, at_seq, last)
+        return chat_rows.messages(await self._all(chat_rows.SELECT_CHAT, *arguments))
+
+    async def chat_message(self, message_id: int) -> ChatMessage | None:
+        row = await self._one(chat_rows.SELECT_MESSAGE, message_id)
+        return ChatMessage(*row) if row else None
+
+    async def block(self, user_id: str, blocked: str) -> None:
+        await self._run(chat_rows.INSERT_BLOCK, user_id, blocked, time.time())
+
+    async def unblock(self, user_id: str, blocked: str) -> None:
+        await self._run(chat_rows.DELETE_BLOCK, user_id, blocked)
+
+    async def blocked_by(self, user_id: str) -> list[str]:
+        return [row[0] for row in await self._all(chat_rows.SELECT_BLOCKS, user_id)]
+
+    # -- presence -------------------------------------------------------------------------------
+    async def mark_seen(self, user_ids: Sequence[str], at: float) -> None:
+        await self._run(
+            "INSERT INTO last_seen (user_id, at) SELECT u, ? FROM unnest(?::text[]) AS u"
+            " ON CONFLICT (user_id) DO UPDATE SET at = GREATEST(last_seen.at, excluded.at)",
+            at, sorted(set(user_ids)),
+        )
+
+    async def last_seen(self, user_ids: Sequence[str]) -> dict[str, float]:
+        rows = await self._all(
+            "SELECT user_id, at FROM last_seen WHERE user_id = ANY(?)", list(set(user_ids))
+        )
+        return {user: float(at) for user, at in rows}
+
+    # -- analyses -------------------------------------------------------------------------------
+    async def get_analysis(self, game_id: str) -> bytes | None:
+        row = await self._one(analysis_rows.SELECT_ANALYSIS, game_id)
+        return str(row[0]).encode() if row else None
+
+    async def add_analysis(
+        self, game_id: str, data: bytes, accuracy: tuple[float | None, float | None]
+    ) -> None:
+        await self._run(
+            analysis_rows.INSERT_ANALYSIS, game_id, data.decode(), *accuracy, time.time()
+        )
+
+    async def accuracies(
+        self, game_ids: Sequence[str]
+    ) -> dict[str, tuple[float | None, float | None]]:
+        if not game_ids:
+            return {}
+        rows = await self._all(
+            analysis_rows.SELECT_ACCURACIES + rating_rows.marks(len(game_ids)), *game_ids
+        )
+        return analysis_rows.accuracies(rows)
+
+    # -- the lobby's events -------------------------------------------------------------------
+    async def announce(self, kind: str, argument: str) -> None:
+        await self._one("SELECT pg_notify(?, ?)", CHANNEL, f"{self.instance} {kind} {argument}")
+
+    def lobby_log(self) -> PostgresStorage:
+        return self
+
+    async def lobby_epoch(self) -> str:
+        row = await self._one("SELECT epoch FROM lobby")
+        return str(row[0]) if row else ""
+
+    async def add_lobby_events(self, events: list[bytes], key: str) -> None:
+        """Numbered under a lock held to the commit: ids become visible in their order, so
+        a reader reading after its newest id never skips one. A batch is stored once: a
+        retry whose first try did commit finds its key and adds nothing."""
+        async with self._transaction() as conn:
+            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOBBY_LOCK,))
+            cursor = await conn.execute(
+                "INSERT INTO lobby_events (id, data, batch) SELECT"
+                " coalesce((SELECT max(id) FROM lobby_events), 0) + n, e, %s"
+                " FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)"
+                " WHERE NOT EXISTS (SELECT 1 FROM lobby_events WHERE batch = %s)",
+                (key, [event.decode() for event in events], key),
+            )
+            if not cursor.rowcount:
+                return
+            await conn.execute(
+                "DELETE FROM lobby_events WHERE id <= (SELECT max(id) FROM lobby_events) - %s",
+                (LOBBY_KEPT,),
+            )
+            await conn.execute(
+                "SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.instance} {LOBBY_NOTICE} 0")
+            )
+
+    async def lobby_events_after(self, after: int) -> list[tuple[int, bytes]]:
+        rows = await self._all(
+            "SELECT id, data FROM lobby_events WHERE id > ? ORDER BY id", after
+        )
+        return [(seq, data.encode()) for seq, data in rows]
+
+    async def lobby_recent(self, count: int) -> list[tuple[int, bytes]]:
+        rows = await self._all(
+            "SELECT id, data FROM (SELECT id, data FROM lobby_events ORDER BY id DESC LIMIT ?)"
+            " AS recent ORDER BY id", count,
+        )
+        return [(seq, data.encode()) for seq, data in rows]
+
+    async def get_game(self, game_id: str) -> GameRecord | None:
+        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
+        return game_from_row(row) if row else None
+
+    async def list_games(self) -> list[GameRecord]:
+        rows = await self._all(f"SELECT {GAME_COLUMNS} FROM games ORDER BY created_at")
+        return [game_from_row(row) for row in rows]
+
+    async def overdue_games(self, now: float) -> list[tuple[str, int]]:
+        return [(row[0], row[1]) for row in await self._all(OVERDUE, now)]
+
+    async def get_events(self, game_id: str, after: int = 0) -> list[StoredEvent]:
+        rows = await self._all(
+            "SELECT seq, data FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
+            game_id, after,
+        )
+        return [StoredEvent(seq, orjson.loads(data), data.encode()) for seq, data in rows]
+
+    async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
+        rows = await self._all(
+            "SELECT action_id, user_id, seat, version, action, result FROM actions"
+            " WHERE game_id = ? AND version > ? ORDER BY version",
+            game_id, after,
+        )
+        return [
+            StoredAction(aid, uid, seat, version, orjson.loads(action), bytes(result))
+            for aid, uid, seat, version, action, result in rows
+        ]
+
+
+async def _insert_events(
+    conn: psycopg.AsyncConnection[Any], game_id: str, events: Sequence[StoredEvent]
+) -> None:
+    if not events:
+        return
+    async with conn.cursor() as cursor:
+        await cursor.executemany(
+            "INSERT INTO events (game_id, seq, data) VALUES (%s, %s, %s)",
+            [(game_id, event.seq, event.json().decode()) for event in events],
+        )
