@@ -34,12 +34,12 @@ def at_step(qtbot: QtBot, table: TableWidget, step: int) -> None:
                     timeout=5000)
 
 
-def finished(qtbot: QtBot, window: MainWindow) -> tuple[OfflineGame, dict[str, Any]]:
+def finished(qtbot: QtBot, main: MainWindow) -> tuple[OfflineGame, dict[str, Any]]:
     """An offline game played to its end, and the analysis its result panel got."""
-    game = window.start_offline(seed=11)
+    game = main.start_offline(seed=11)
     assert isinstance(game, OfflineGame)
-    play_to_the_end(qtbot, window.table)
-    block = window.table.result_analysis
+    play_to_the_end(qtbot, main.table)
+    block = main.table.result_analysis
     qtbot.waitUntil(lambda: block.state is AnalysisState.READY, timeout=30000)
     assert block.data is not None
     return game, block.data
@@ -62,7 +62,8 @@ def test_a_click_on_the_result_panels_graph_opens_the_replay_there(
     click_point(qtbot, graph, middle)
     at_step(qtbot, table, middle)  # the game's replay, opened at that moment
     assert isinstance(window.source, ReplaySource) and window.source.game_id == game.game_id
-    assert table.replaying.bar.position.text() == f"Move {middle} of {table.replay.length}"
+    length = window.source.replay.length
+    assert table.replaying.bar.position.text() == f"Move {middle} of {length}"
     # the window stays open (its game's replay) and later clicks move the replay
     assert block.dialog is dialog and dialog.isVisible()
     for step in (0, data["end_step"], middle - 1):
@@ -100,7 +101,7 @@ def test_a_replays_analysis_button_opens_the_window_and_its_clicks_move_the_repl
     qtbot.waitUntil(lambda: bool(graph.values), timeout=30000)
     # computed from the replay's public views: the same analysis as the game's end
     assert graph.steps == [d["step"] for d in data["decisions"]] + [data["end_step"]]
-    assert graph.values == [v for v in data["curve"]]  # (seat 0: the player's)
+    assert graph.values == data["curve"]  # (seat 0: the player's)
     assert dialog.view.decisions.topLevelItemCount() == len(data["decisions"])
     assert graph.chosen == 0  # the step the replay shows
     for step in (data["decisions"][-1]["step"], 1, data["end_step"]):
