@@ -70,7 +70,8 @@ class AnalysisWindow(QObject):
         replay, work = source.replay, source.analysis_work()
         if work is None:
             return
-        fresh = self.dialog is None or self.game_id != source.game_id
+        fresh = self.dialog is None or self.game_id != source.game_id \
+            or not self.dialog.view.graph.values  # (its game's result had not got it)
         dialog = self.open(source.game_id, replay.name)
         if not fresh:
             self.follow(replay.step)

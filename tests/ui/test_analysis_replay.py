@@ -77,8 +77,7 @@ def test_a_click_on_the_result_panels_graph_opens_the_replay_there(
     assert graph.chosen == middle
     # leaving the replay closes the window
     QTest.mouseClick(table.replaying.bar.leave_button, Qt.MouseButton.LeftButton)
-    assert window.source is None and block.dialog is None
-    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=2000)
+    assert window.source is None and block.dialog is None and not dialog.isVisible()
 
 
 def test_a_replays_analysis_button_opens_the_window_and_its_clicks_move_the_replay(
