@@ -12,6 +12,7 @@ from ..game.view import View, view_from_dict
 from .describe import Speaker
 
 if TYPE_CHECKING:
+    from ..game.analysis import PublicGame
     from .lobby_client import GameEvent, LobbyClient
 
 
@@ -117,6 +118,18 @@ class Replay:
         claimed = self.claimed_from
         return [(speaker.describe(event, claimed), isinstance(event, TurnPassed | GameEnded))
                 for event in self.history()]
+
+    def public_game(self) -> PublicGame:
+        """What the analysis reads of this game: each action with the public view before it
+        (a concession left out, as it is never judged) and the final view. ValueError if the
+        game did not finish."""
+        from ..game.actions import Concede  # (lazy: the analysis loads the expert)
+        from ..game.analysis import Move, PublicGame
+
+        moves = tuple(Move(before.view, after.action)
+                      for before, after in zip(self.steps[:-1], self.steps[1:], strict=True)
+                      if after.action is not None and not isinstance(after.action, Concede))
+        return PublicGame(moves, self.steps[-1].view)
 
 
 def from_server(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PySide6.QtCore import QObject
 
 from ..game.actions import Action
@@ -17,13 +20,16 @@ class ReplaySource(TableSource):
     it caused, then its view, so the cards move as they did; any other move begins the table
     again (`started`) with the log up to that step (`history`), then the view, without
     animation. The seat of the player looking again (if any) is at the bottom and told as
-    "you", but nothing can be played."""
+    "you", but nothing can be played. `analysis`: the work that gets the game's analysis from
+    its server (an online game's); an offline game's is computed from the replay's views."""
 
     def __init__(self, replay: Replay, *, offline: bool = False,
+                 analysis: Callable[[], dict[str, Any]] | None = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.replay = replay
         self._offline = offline
+        self._analysis = analysis
 
     @property
     def game_name(self) -> str:
@@ -64,6 +70,23 @@ class ReplaySource(TableSource):
     @property
     def view(self) -> View:
         return self.replay.view
+
+    @property
+    def analysable(self) -> bool:
+        """Whether analysis_work() has work: offline, or its server known."""
+        return self._offline or self._analysis is not None
+
+    def analysis_work(self) -> Callable[[], dict[str, Any]] | None:
+        """The replayed game's analysis: its server's, or offline the core's from the
+        replay's public views (the same function as a game's end), to run off the UI thread."""
+        if self._analysis is not None:
+            return self._analysis
+        if not self._offline:
+            return None
+        from ..game.analysis_data import analysed  # (lazy: it loads the expert)
+
+        game = self.replay.public_game()
+        return lambda: analysed(game)
 
     def act(self, action: Action) -> None:
         self.error.emit(SHOWN_ONLY)

@@ -49,6 +49,7 @@ Alt+C — concede (asks first)<br>
 W — claim the win from an opponent who left the table (online, after two minutes)<br>
 H or ? — offline, on your turn: what would the expert do?<br>
 P — replay a finished game; in a replay ← → step, Home and End jump to the ends<br>
+A — in a replay: the analysis of the game (a click on its graph moves the replay)<br>
 Ctrl+N — new offline game at the level picked on the right (asks first if one is in play)<br>
 Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
 Enter on an open seat joins<br>

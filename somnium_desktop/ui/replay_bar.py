@@ -1,4 +1,5 @@
-"""The table's replay mode: its bar (start, back, the move, forward, end, leave) and keys."""
+"""The table's replay mode: its bar (start, back, the move, forward, end, analysis, leave) and
+keys."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ class ReplayBar(QFrame):
     """A row under the table while it shows a replay: buttons for its actions and the move
     shown ("Move 12 of 57")."""
 
-    def __init__(self, actions: list[QAction], leave: QAction,
+    def __init__(self, actions: list[QAction], leave: QAction, analysis: QAction,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("controls")  # (the look of the table's row of buttons)
@@ -39,6 +40,8 @@ class ReplayBar(QFrame):
                 layout.addWidget(self.position)
             layout.addWidget(self._button(action))
         layout.addStretch(1)
+        self.analysis_button = self._button(analysis)
+        layout.addWidget(self.analysis_button)
         self.leave_button = self._button(leave)
         layout.addWidget(self.leave_button)
 
@@ -56,11 +59,16 @@ class ReplayBar(QFrame):
 class ReplayMode(QObject):
     """What the table does in a replay: the source it plays is a ReplaySource, stepped by the
     bar's buttons and the keys Left/Right (one action back or on) and Home/End (the deal, the
-    end). Draw, End turn, Concede and Rematch stay off. `asked` is the result panel's Replay
-    (the window opens it); `left` is Leave replay (the window takes the replay off)."""
+    end); A (and the bar's Analysis) opens the game's Analysis window. Draw, End turn, Concede
+    and Rematch stay off. `asked` is the result panel's Replay (the window opens it); `left`
+    is Leave replay (the window takes the replay off); `moved` tells each step shown.
+
+    `open_at(step)` asks for the replay of the finished game on the table and shows `step`
+    once it is on (an online replay comes from the server later)."""
 
     asked = Signal()
     left = Signal()
+    moved = Signal(int)
 
     def __init__(self, table: TableWidget) -> None:
         super().__init__(table)
@@ -71,16 +79,21 @@ class ReplayMode(QObject):
         self.end_action = table_action(table, "End »", "End", "Go to the end")
         self.leave_action = table_action(table, "Leave replay", "", "Leave the replay")
         self.open_action = table_action(table, "Re&play", "P", "Replay this game")
+        self.analysis_action = table_action(table, "Analysis", "A",
+                                            "The expert's analysis of this game")
         self.steps = [self.start_action, self.back_action, self.forward_action, self.end_action]
-        for action in (*self.steps, self.leave_action, self.open_action):
+        for action in (*self.steps, self.leave_action, self.open_action, self.analysis_action):
             table.addAction(action)
+        self.wanted: tuple[str, int] | None = None  # (game id, step) to show once replayed
         self.start_action.triggered.connect(lambda: self.go_to(0))
         self.back_action.triggered.connect(lambda: self._by(-1))
         self.forward_action.triggered.connect(lambda: self._by(1))
         self.end_action.triggered.connect(lambda: self._by(None))
         self.leave_action.triggered.connect(self.left.emit)
         self.open_action.triggered.connect(self.asked.emit)
-        self.bar = ReplayBar(self.steps, self.leave_action)
+        self.analysis_action.triggered.connect(self._analysis)
+        table.source_changed.connect(self._source_changed)
+        self.bar = ReplayBar(self.steps, self.leave_action, self.analysis_action)
         self.bar.hide()
 
     @property
@@ -102,6 +115,28 @@ class ReplayMode(QObject):
         source.go_to(step, smooth=not self.table.scene.busy)
         self.update()
         self.table.announce(source.replay.label + ".")
+        self.moved.emit(source.replay.step)
+
+    def open_at(self, step: int) -> None:
+        """Replay the finished game on the table from `step` (see the class)."""
+        source = self.table.source
+        if source is None or not source.can_replay or self.replay is not None:
+            return
+        self.wanted = (source.game_id, step)
+        self.asked.emit()
+
+    def _source_changed(self) -> None:
+        wanted, source, self.wanted = self.wanted, self.source, None
+        if source is not None and wanted is not None and wanted[0] == source.game_id:
+            self.go_to(wanted[1])
+        elif source is None and self.table.source is not None and wanted is not None \
+                and wanted[0] == self.table.source.game_id:
+            self.wanted = wanted  # (the game itself still: its replay is on its way)
+
+    def _analysis(self) -> None:
+        source = self.source
+        if source is not None:
+            self.table.result_analysis.window.open_replayed(source)
 
     def _by(self, steps: int | None) -> None:
         replay = self.replay
@@ -119,6 +154,7 @@ class ReplayMode(QObject):
                 replay is not None and not replay.at_end), strict=True):
             action.setEnabled(possible)
         self.leave_action.setEnabled(replay is not None)
+        self.analysis_action.setEnabled(self.source is not None and self.source.analysable)
         if replay is not None:
             self.bar.position.setText(replay.label)
             self.bar.position.setAccessibleName(replay.label)

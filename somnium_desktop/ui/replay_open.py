@@ -28,7 +28,8 @@ def in_play(source: TableSource | None) -> bool:
 class Replays:
     """Opens replays on the window's table through `replace` (what puts a source on it):
     the table's Replay (a finished game again, offline from what the app holds, online from
-    its server), a replay fetched by online play, and Leave replay (an empty table)."""
+    its server), a replay fetched by online play (its analysis asked of the same server), and
+    Leave replay (an empty table)."""
 
     def __init__(self, window: MainWindow,
                  replace: Callable[[TableSource | None], None]) -> None:
@@ -40,10 +41,17 @@ class Replays:
 
     def open(self, replay: Replay | None, offline: bool = False) -> None:
         """Show `replay` on the table from its deal (None: take the replay off)."""
+        online = self.window.online
+        client = online.client if online is not None and not offline else None
+
         def show() -> None:
+            source = None
             if replay is not None:
                 replay.start()
-            self.replace(ReplaySource(replay, offline=offline) if replay else None)
+                game_id = replay.game_id
+                source = ReplaySource(replay, offline=offline, analysis=None if client is None
+                                      else lambda: client.analysis(game_id))
+            self.replace(source)
             self.window.table.view.setFocus()
 
         self.leave_then(show)

@@ -52,6 +52,8 @@ class TableWidget(TableShows):
         super().__init__(deck, parent, log_inside=log_inside)
         self.replaying = ReplayMode(self)
         self.column.insertWidget(self.column.count() - 1, self.replaying.bar)
+        self.replaying.moved.connect(self.result_analysis.window.follow)
+        self.source_changed.connect(lambda: self.result_analysis.window.shows(self.source))
         self.replay_button = self.game_over.add_button(self.replaying.open_action,
                                                        "Replay this game")
         self._connect()
@@ -62,8 +64,12 @@ class TableWidget(TableShows):
         return self.replaying.replay
 
     def replay_go_to(self, step: int) -> None:
-        """Show the replay after `step` actions (0: the deal; clamped to its length)."""
-        self.replaying.go_to(step)
+        """Show the replay after `step` actions (0: the deal; clamped to its length); a
+        finished game on the table is opened as its replay first, at that step."""
+        if self.replay is None:
+            self.replaying.open_at(step)
+        else:
+            self.replaying.go_to(step)
 
     def _connect(self) -> None:
         """The actions, the scene and the timer to what they do."""

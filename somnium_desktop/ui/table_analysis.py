@@ -2,8 +2,8 @@
 
 When a game ends, its analysis is got off the UI thread (the server's for an online game, the
 core's in process for an offline one) and the accuracy shown under the result; the button
-opens the window, whose clicked moments go to the table's replay when it has one
-(`replay_go_to(step)`).
+opens the table's Analysis window (analysis_window.py), whose clicked moments open the game's
+replay at that moment, then move it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..client.analysis import AnalysisState, accuracy_line
 from ..client.source import TableSource
 from ..client.tasks import Generation, Operations
 from .analysis_view import AnalysisDialog
+from .analysis_window import AnalysisWindow
 from .table_widgets import GameOverPanel
 
 
@@ -45,8 +46,13 @@ class ResultAnalysis(QObject):
         self.data: dict[str, Any] | None = None
         self.failure = ""
         self.source: TableSource | None = None
-        self.dialog: AnalysisDialog | None = None
+        self.window = AnalysisWindow(table)
         self.reset()
+
+    @property
+    def dialog(self) -> AnalysisDialog | None:
+        """The Analysis window, while it is open."""
+        return self.window.dialog
 
     def reset(self) -> None:
         """A new game on the table: nothing analysed yet."""
@@ -56,13 +62,15 @@ class ResultAnalysis(QObject):
         self.source = None
         self.accuracy.hide()
         self.button.hide()
-        if self.dialog is not None:
-            self.dialog.close()
-            self.dialog = None
+        source = getattr(self.table, "source", None)
+        if not self.window.keeps(source):  # (it stays open while its game's replay moves)
+            self.window.close()
 
     def game_over(self, source: TableSource) -> None:
-        """The game on the table has ended: get its analysis (once)."""
-        if self.state is not AnalysisState.NONE or source.analysis_work() is None:
+        """The game on the table has ended: get its analysis (once; a replay's is asked from
+        its bar)."""
+        if self.state is not AnalysisState.NONE or source.replaying \
+                or source.analysis_work() is None:
             return
         self.source = source
         self.button.show()
@@ -101,17 +109,12 @@ class ResultAnalysis(QObject):
         """Open the Analysis window (asking again if getting the analysis failed)."""
         if self.source is None:
             return
-        if self.dialog is None:
-            self.dialog = AnalysisDialog(self.table.window(), self.source.game_name)
-            go_to = getattr(self.table, "replay_go_to", None)  # the table's replay, if any
-            if callable(go_to):
-                self.dialog.moment_chosen.connect(go_to)
+        fresh = self.window.game_id != self.source.game_id
+        self.window.open(self.source.game_id, self.source.game_name)
         if self.state is AnalysisState.FAILED:
             self._get()
-        self._show_in_dialog()
-        self.dialog.show()
-        self.dialog.raise_()
-        self.dialog.activateWindow()
+        if fresh:
+            self._show_in_dialog()
 
     def _show_in_dialog(self) -> None:
         if self.dialog is not None and self.data is not None and self.source is not None:
