@@ -76,18 +76,28 @@ class Channel:
     `pending` and one delivery is scheduled on the event loop (`loop.call_soon`). The request
     that published (a player's action) writes its own answer before it gives the loop back,
     so every listener hears of the change after the mover has its answer; the delivery then
-    hands the pending messages to each listener's stream task, in order.
+    hands the pending messages to each listener's stream task, in order (with a `pace`, once
+    that much time has passed since the last delivery).
     """
 
-    __slots__ = ("pending", "subscribers")
+    __slots__ = ("delivered", "pace", "pending", "subscribers")
 
-    def __init__(self) -> None:
+    def __init__(self, pace: float = 0.0) -> None:
         self.subscribers: set[Subscriber] = set()
         self.pending: list[bytes] = []
+        # With a `pace`, deliveries come at most that many seconds apart: what is published
+        # meanwhile waits and goes out together, one write to each listener (the lobby's).
+        self.pace = pace
+        self.delivered = -pace
 
     def publish(self, data: bytes) -> None:
         if not self.pending:
-            asyncio.get_running_loop().call_soon(self.deliver)
+            loop = asyncio.get_running_loop()
+            wait = self.delivered + self.pace - loop.time() if self.pace else 0.0
+            if wait > 0:
+                loop.call_later(wait, self.deliver)
+            else:
+                loop.call_soon(self.deliver)
         self.pending.append(data)
 
     def deliver(self) -> None:
@@ -96,6 +106,8 @@ class Channel:
         if not pending:
             return
         self.pending = []
+        if self.pace:
+            self.delivered = asyncio.get_running_loop().time()
         data = pending[0] if len(pending) == 1 else b"".join(pending)
         for subscriber in self.subscribers:
             subscriber.push(data)

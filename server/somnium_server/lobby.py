@@ -17,6 +17,10 @@ from .storage import LobbyLog
 log = logging.getLogger("somnium_server.lobby")
 
 SNAPSHOT_GAMES = 200
+# Lobby events reach the lobby's streams at most this many seconds apart, those published
+# meanwhile together: under load every turn passed is an event to every open lobby, and one
+# write to each per tenth of a second costs far less than one per event.
+LOBBY_PACE = 0.1
 
 
 class Lobby:
@@ -32,7 +36,7 @@ class Lobby:
     """
 
     def __init__(self, window: int, shared: LobbyLog | None = None) -> None:
-        self.channel = Channel()
+        self.channel = Channel(LOBBY_PACE)
         self.epoch = secrets.token_hex(8)
         self.seq = 0
         self.window: deque[tuple[int, bytes]] = deque(maxlen=window)

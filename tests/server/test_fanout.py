@@ -43,6 +43,30 @@ def test_publishing_touches_no_listener_until_the_publisher_gives_the_loop_back(
     assert late == []
 
 
+def test_a_paced_channel_gathers_what_is_published_between_deliveries() -> None:
+    async def scenario() -> tuple[list[bytes], list[bytes], list[bytes], float]:
+        channel = Channel(pace=0.3)
+        listener = Subscriber()
+        channel.add(listener)
+        channel.publish(b"one")  # nothing went out lately: delivered at the loop's next turn
+        await asyncio.sleep(0)
+        first = list(listener.buffer)
+        started = time.monotonic()
+        channel.publish(b"two")
+        channel.publish(b"three")
+        await asyncio.sleep(0.1)
+        meanwhile = list(listener.buffer)
+        while len(listener.buffer) < 2 and time.monotonic() - started < TIMEOUT:
+            await asyncio.sleep(0.01)
+        return first, meanwhile, list(listener.buffer), time.monotonic() - started
+
+    first, meanwhile, last, waited = asyncio.run(scenario())
+    assert first == [b"one"]
+    assert meanwhile == [b"one"]  # within the pace: held back
+    assert last == [b"one", b"twothree"]  # then together, in order, in one write
+    assert 0.2 <= waited < 1.5
+
+
 def test_hundreds_of_observers_get_every_event_in_order(tmp_path: Path) -> None:
     observers = 300
     server = LiveServer(server_settings(tmp_path / "db.sqlite3", max_streams=observers + 8))
