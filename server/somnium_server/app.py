@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.telemetry import TelemetryConfig
+from pydantic.json_schema import models_json_schema
 
 from . import __version__, docs, errors, players
 from .bodylimit import BodyLimit
@@ -16,7 +17,7 @@ from .chat_routes import router as chat_router
 from .computer import Computers
 from .config import Settings
 from .context import SECURITY_SCHEMES, build_context, serving
-from .models import LEVEL_PATTERN
+from .models import LEVEL_PATTERN, ActRequest
 from .routes import router
 from .signin import routes as signin
 from .storage import Storage
@@ -71,7 +72,13 @@ def describe(app: FastAPI, keys: Callable[[], list[str]]) -> None:
                 title=app.title, version=app.version, description=app.description,
                 routes=app.routes,
             )
-            schema.setdefault("components", {})["securitySchemes"] = SECURITY_SCHEMES
+            components = schema.setdefault("components", {})
+            components["securitySchemes"] = SECURITY_SCHEMES
+            _, read = models_json_schema(  # bodies a route reads itself (routes.read_action)
+                [(ActRequest, "validation")], ref_template="#/components/schemas/{model}"
+            )
+            for name, part in read.get("$defs", {}).items():
+                components.setdefault("schemas", {}).setdefault(name, part)
             offered = keys()
             if offered:
                 _enumerate(schema, offered)
