@@ -636,7 +636,7 @@ class GameService:
         if first is None:
             first = [frame("snapshot", {"type": "snapshot", "game": room.detail()}, room.seq)]
         subscriber = Subscriber(first)
-        room.channel.add(subscriber)
+        room.channel.add(subscriber, player=not observer)  # (a player's stream goes first)
         if observer:
             room.observers += 1
             self._observers_changed(room)
