@@ -9,13 +9,14 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.telemetry import TelemetryConfig
+from pydantic.json_schema import models_json_schema
 
 from somnium_server import __version__
 from somnium_server.api import docs, errors, players
 from somnium_server.api.analysis_routes import router as analysis_router
 from somnium_server.api.bodylimit import BodyLimit
 from somnium_server.api.chat_routes import router as chat_router
-from somnium_server.api.models import LEVEL_PATTERN
+from somnium_server.api.models import LEVEL_PATTERN, ActRequest
 from somnium_server.api.routes import router
 from somnium_server.config import Settings
 from somnium_server.context import SECURITY_SCHEMES, build_context, serving
@@ -75,7 +76,13 @@ def describe(app: FastAPI, keys: Callable[[], list[str]], clock_min: int = 1) ->
                 title=app.title, version=app.version, description=app.description,
                 routes=app.routes,
             )
-            schema.setdefault("components", {})["securitySchemes"] = SECURITY_SCHEMES
+            components = schema.setdefault("components", {})
+            components["securitySchemes"] = SECURITY_SCHEMES
+            _, read = models_json_schema(  # bodies a route reads itself (routes.read_action)
+                [(ActRequest, "validation")], ref_template="#/components/schemas/{model}"
+            )
+            for name, part in read.get("$defs", {}).items():
+                components.setdefault("schemas", {}).setdefault(name, part)
             offered = keys()
             if offered:
                 _enumerate(schema, offered)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.mover_observers import play
-from somnium_server.live.events import Channel, Subscriber
+from somnium_server.live.events import SLICE, Channel, Subscriber
 
 from .helpers import TIMEOUT, LiveServer, server_settings
 
@@ -29,7 +29,8 @@ def test_publishing_touches_no_listener_until_the_publisher_gives_the_loop_back(
         channel.publish(b"one")
         channel.publish(b"two")
         during = [list(listener.buffer) for listener in listeners]  # the mover's turn
-        await asyncio.sleep(0)  # the loop runs the delivery
+        for _ in range(len(listeners) // SLICE + 1):  # the loop runs the delivery, by slices
+            await asyncio.sleep(0)
         after = [list(listener.buffer) for listener in listeners]
         late = Subscriber()
         channel.publish(b"three")
@@ -41,6 +42,58 @@ def test_publishing_touches_no_listener_until_the_publisher_gives_the_loop_back(
     assert during == [[]] * 1000
     assert after == [[b"onetwo"]] * 1000
     assert late == []
+
+
+def test_a_crowd_is_handed_a_message_by_slices_and_each_listener_hears_all_in_order() -> None:
+    async def scenario() -> tuple[int, list[list[bytes]], list[bytes]]:
+        channel = Channel()
+        listeners = [Subscriber() for _ in range(10 * SLICE)]
+        for listener in listeners:
+            channel.add(listener)
+        player = Subscriber()
+        channel.add(player, player=True)
+        channel.publish(b"one")
+        await asyncio.sleep(0)  # the delivery's first turn: the player, and one slice
+        first_turn = sum(1 for listener in listeners if listener.buffer)
+        assert player.buffer == [b"one"]
+        channel.publish(b"two")  # while "one" is still being handed out
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        late = Subscriber()
+        channel.add(late)  # the rest get "one" at once; "two" goes out without the late one
+        channel.publish(b"three")
+        for _ in range(30):
+            await asyncio.sleep(0)
+        return first_turn, [list(listener.buffer) for listener in listeners], late.buffer
+
+    first_turn, heard, late = asyncio.run(scenario())
+    assert first_turn == SLICE
+    assert all(b"".join(buffer) == b"onetwothree" for buffer in heard)
+    assert late == [b"three"]
+
+
+def test_a_paced_channel_gathers_what_is_published_between_deliveries() -> None:
+    async def scenario() -> tuple[list[bytes], list[bytes], list[bytes], float]:
+        channel = Channel(pace=0.3)
+        listener = Subscriber()
+        channel.add(listener)
+        channel.publish(b"one")  # nothing went out lately: delivered at the loop's next turn
+        await asyncio.sleep(0)
+        first = list(listener.buffer)
+        started = time.monotonic()
+        channel.publish(b"two")
+        channel.publish(b"three")
+        await asyncio.sleep(0.1)
+        meanwhile = list(listener.buffer)
+        while len(listener.buffer) < 2 and time.monotonic() - started < TIMEOUT:
+            await asyncio.sleep(0.01)
+        return first, meanwhile, list(listener.buffer), time.monotonic() - started
+
+    first, meanwhile, last, waited = asyncio.run(scenario())
+    assert first == [b"one"]
+    assert meanwhile == [b"one"]  # within the pace: held back
+    assert last == [b"one", b"twothree"]  # then together, in order, in one write
+    assert 0.2 <= waited < 1.5
 
 
 def test_hundreds_of_observers_get_every_event_in_order(tmp_path: Path) -> None:

@@ -119,6 +119,26 @@ def test_an_action_version_must_be_an_integer(server: LiveServer, version: Any) 
     assert ann.get(f"/games/{game['id']}").json()["version"] == game["version"]
 
 
+@pytest.mark.parametrize(("raw", "content_type", "status", "code"), [
+    (b'{"action_id": "a1", "version": 1, "action": {"type": "draw"}}', "text/plain", 422,
+     "invalid_request"),  # JSON only with a JSON content type
+    (b"", "application/json", 422, "invalid_request"),
+    (b"[]", "application/json", 422, "invalid_request"),
+    (b"\xff\xfe{", "application/json", 400, "invalid_body"),
+])
+def test_an_action_body_is_json_of_the_right_shape(
+    server: LiveServer, raw: bytes, content_type: str, status: int, code: str
+) -> None:
+    ann, game = _game(server)
+    answer = ann.http.post(
+        f"{server.base}/games/{game['id']}/actions", data=raw, timeout=10,
+        headers={**ann.headers, "Content-Type": content_type},
+    )
+    assert answer.status_code == status, answer.text
+    assert answer.json()["error"] == code
+    assert ann.get(f"/games/{game['id']}").json()["version"] == game["version"]
+
+
 @pytest.mark.parametrize("body", [
     {"name": 5, "opponent": "person"},
     {"name": True, "opponent": "person"},

@@ -13,6 +13,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 KEEPALIVE = b": keep-alive\n\n"
+SLICE = 100  # listeners a message is handed to per turn of the event loop (see Channel)
 EVENT_NUMBER = re.compile(r"[0-9]{1,18}")  # ASCII digits only: str.isdigit() takes "²" too
 
 
@@ -76,18 +77,38 @@ class Channel:
     `pending` and one delivery is scheduled on the event loop (`loop.call_soon`). The request
     that published (a player's action) writes its own answer before it gives the loop back,
     so every listener hears of the change after the mover has its answer; the delivery then
-    hands the pending messages to each listener's stream task, in order.
+    hands the pending messages to each listener's stream task, in order (with a `pace`, once
+    that much time has passed since the last delivery). A crowd is handed a message SLICE
+    listeners per turn of the event loop, so that requests (the next move) are read and
+    answered between the slices rather than after the whole crowd's writes. The game's players
+    (`add(..., player=True)`) are handed every message at once; the others get the next once
+    the last has reached them all.
     """
 
-    __slots__ = ("pending", "subscribers")
+    __slots__ = (
+        "crowd", "delivered", "handing", "pace", "pending", "players", "rest", "subscribers"
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, pace: float = 0.0) -> None:
         self.subscribers: set[Subscriber] = set()
+        self.players: set[Subscriber] = set()  # of the subscribers, the game's players' own
         self.pending: list[bytes] = []
+        # With a `pace`, deliveries come at most that many seconds apart: what is published
+        # meanwhile waits and goes out together, one write to each listener (the lobby's).
+        self.pace = pace
+        self.delivered = -pace
+        self.handing = b""  # the message being handed out, to the listeners in `rest`
+        self.rest: list[Subscriber] = []
+        self.crowd: list[bytes] = []  # messages the players have, the others not yet
 
     def publish(self, data: bytes) -> None:
         if not self.pending:
-            asyncio.get_running_loop().call_soon(self.deliver)
+            loop = asyncio.get_running_loop()
+            wait = self.delivered + self.pace - loop.time() if self.pace else 0.0
+            if wait > 0:
+                loop.call_later(wait, self.deliver)
+            else:
+                loop.call_soon(self.deliver)
         self.pending.append(data)
 
     def deliver(self) -> None:
@@ -96,18 +117,59 @@ class Channel:
         if not pending:
             return
         self.pending = []
+        if self.pace:
+            self.delivered = asyncio.get_running_loop().time()
         data = pending[0] if len(pending) == 1 else b"".join(pending)
-        for subscriber in self.subscribers:
+        if len(self.subscribers) <= SLICE and not self.rest:
+            for subscriber in self.subscribers:
+                subscriber.push(data)
+            return
+        for subscriber in self.players:
             subscriber.push(data)
+        self.crowd.append(data)
+        if not self.rest:  # (else it follows the message being handed out)
+            self._next()
 
-    def add(self, subscriber: Subscriber) -> None:
-        """A new listener, which hears only of what is published from now on (whatever is
-        pending is delivered to the others first)."""
+    def _next(self) -> None:
+        """Start handing the crowd (all but the players) what waits for it."""
+        if not self.crowd:
+            return
+        self.handing = b"".join(self.crowd)
+        self.crowd = []
+        players = self.players
+        self.rest = [s for s in self.subscribers if s not in players]
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        """One slice of the crowd gets the message; the rest at the loop's next turn."""
+        rest, data = self.rest, self.handing
+        for subscriber in rest[-SLICE:]:
+            subscriber.push(data)
+        del rest[-SLICE:]
+        if rest:
+            asyncio.get_running_loop().call_soon(self._hand_out)
+        elif self.crowd:  # published meanwhile
+            asyncio.get_running_loop().call_soon(self._next)
+
+    def add(self, subscriber: Subscriber, player: bool = False) -> None:
+        """A new listener, which hears only of what is published from now on (what is still
+        on its way reaches the others at once)."""
+        for waiting in self.rest:
+            waiting.push(self.handing)
+        self.rest.clear()
+        if self.crowd:
+            data = b"".join(self.crowd)
+            self.crowd = []
+            for waiting in self.subscribers - self.players:
+                waiting.push(data)
         self.deliver()
         self.subscribers.add(subscriber)
+        if player:
+            self.players.add(subscriber)
 
     def discard(self, subscriber: Subscriber) -> None:
         self.subscribers.discard(subscriber)
+        self.players.discard(subscriber)
 
 
 class StreamHub:

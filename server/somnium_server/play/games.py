@@ -688,7 +688,7 @@ class GameService:
             game = {"now": time.time(), **room.detail()}
             first = [frame("snapshot", {"type": "snapshot", "game": game}, room.seq)]
         subscriber = Subscriber(first)
-        room.channel.add(subscriber)
+        room.channel.add(subscriber, player=not observer)  # (a player's stream goes first)
         if observer:
             room.observers += 1
             self._observers_changed(room)

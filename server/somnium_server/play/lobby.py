@@ -21,6 +21,10 @@ SNAPSHOT_GAMES = 200
 RETRY_FIRST = 0.1  # seconds before storing lobby events again after a failed write
 RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
 STOP_WAIT = 5.0  # seconds a stopping server waits for its lobby events to be stored
+# Lobby events reach the lobby's streams at most this many seconds apart, those published
+# meanwhile together: under load every turn passed is an event to every open lobby, and one
+# write to each per tenth of a second costs far less than one per event.
+LOBBY_PACE = 0.1
 
 
 class Lobby:
@@ -36,7 +40,7 @@ class Lobby:
     """
 
     def __init__(self, window: int, shared: LobbyLog | None = None) -> None:
-        self.channel = Channel()
+        self.channel = Channel(LOBBY_PACE)
         self.epoch = secrets.token_hex(8)
         self.seq = 0
         self.window: deque[tuple[int, bytes]] = deque(maxlen=window)
