@@ -121,14 +121,15 @@ class Replay:
 
     def public_game(self) -> PublicGame:
         """What the analysis reads of this game: each action with the public view before it
-        (a concession left out, as it is never judged) and the final view. ValueError if the
-        game did not finish."""
-        from ..game.actions import Concede  # (lazy: the analysis loads the expert)
+        (a concession or a time-out left out: neither is judged) and the final view.
+        ValueError if the game did not finish."""
+        from ..game.actions import Concede, TimeOut  # (lazy: the analysis loads the expert)
         from ..game.analysis import Move, PublicGame
 
         moves = tuple(Move(before.view, after.action)
                       for before, after in zip(self.steps[:-1], self.steps[1:], strict=True)
-                      if after.action is not None and not isinstance(after.action, Concede))
+                      if after.action is not None
+                      and not isinstance(after.action, Concede | TimeOut))
         return PublicGame(moves, self.steps[-1].view)
 
 
