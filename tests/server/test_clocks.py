@@ -206,3 +206,16 @@ def test_a_game_lost_on_time_replays_and_is_analysed(clocked: LiveServer) -> Non
     assert TimeOut() not in [move.action for move in game.moves] and game.moves
     got = {k: v for k, v in analysis.json().items() if k not in ("game_id", "names")}
     assert got == analysis_to_dict(game, analyse(game))
+
+
+def test_a_rematch_keeps_the_clock_whether_rated_and_the_odds(clocked: LiveServer) -> None:
+    for create, kept in (({}, (30, True, False)),
+                         ({"rated": False, "odds": True}, (30, False, True))):
+        ann, bob, game_id = started(clocked, 30, **create)
+        version = ann.get(f"/games/{game_id}").json()["version"]
+        assert ann.act(game_id, version, {"type": "concede"}).status_code == 200
+        assert ann.post(f"/games/{game_id}/rematch").status_code == 200
+        rematch = bob.post(f"/games/{game_id}/rematch").json()["rematch"]["game_id"]
+        again = ann.get(f"/games/{rematch}").json()
+        assert (again["move_seconds"], again["rated"], again["odds"]) == kept
+        assert again["status"] == "playing" and again["deadline"] is not None
