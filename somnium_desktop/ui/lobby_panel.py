@@ -569,12 +569,19 @@ class LobbyPanel(QFrame):
         self.server.setText(f"Server: {text}")
 
     def set_levels(self, levels: Sequence[LevelInfo]) -> None:
+        """The opponents offered: a person, or the server's computer levels. The one chosen
+        stays while it is offered; the Rated and odds boxes hear only of a real change (not
+        of the list rebuilt, which would untick the odds asked for)."""
         chosen = self.opponent.currentData()
+        blocked = self.opponent.blockSignals(True)
         self.opponent.clear()
         self.opponent.addItem("Anyone may join", None)
         for level in levels:
             self.opponent.addItem(f"Computer: {level.label}", level.key)
         self.opponent.setCurrentIndex(max(0, self.opponent.findData(chosen)))
+        self.opponent.blockSignals(blocked)
+        if self.opponent.currentData() != chosen:
+            self.opponent.currentIndexChanged.emit(self.opponent.currentIndex())
 
     def set_games(self, games: Sequence[GameSummary], me: str | None) -> None:
         self._all_games, self._me = list(games), me
