@@ -175,7 +175,7 @@ class GameList(QTableWidget):
             self.chosen.emit(*data)
 
     def menu_for(self, row: int) -> QMenu:
-        """A line's right-click menu: watch or play, join, the players' pages."""
+        """A line's right-click menu: watch or play, join, replay, the players' pages."""
         menu = QMenu(self)
         if 0 <= row < len(self.games):
             for label, what, target in line_choices(self.games[row], self._me, self._live):

@@ -1,10 +1,10 @@
-"""The Create area on its own: the Rated box, the odds box and the clock, and how they bind."""
+"""The lobby panel's choices on their own: Create's Rated, odds and clock; a line's menu."""
 
 from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.lobby_client import LevelInfo
+from somnium_desktop.client.lobby_client import GameSummary, LevelInfo, Seat
 from somnium_desktop.ui.lobby_panel import LobbyPanel
 
 LEVELS = [LevelInfo("easy", "Easy"), LevelInfo("hard", "Hard")]
@@ -43,3 +43,19 @@ def test_the_odds_wait_for_a_casual_or_computer_game_and_outlast_a_levels_refres
     panel.set_levels(LEVELS[1:])
     assert panel.opponent.currentData() is None and not panel.rated()
     assert odds.isEnabled() and odds.isChecked()  # (casual: the odds may stay)
+
+
+def test_a_finished_lines_menu_offers_its_replay(qtbot: QtBot) -> None:
+    panel = LobbyPanel()
+    qtbot.addWidget(panel)
+    ada, bea = Seat(0, "person", "u-ada", "Ada"), Seat(1, "person", "u-bea", "Bea")
+    games = [GameSummary("A", "Over", "finished", (ada, bea), winner=0),
+             GameSummary("B", "On", "playing", (ada, bea), turn=1)]
+    panel.set_games(games, me="u-bea")
+    asked: list[str] = []
+    panel.replay_clicked.connect(asked.append)
+    labels = [[a.text() for a in panel.games.menu_for(row).actions()] for row in (0, 1)]
+    assert "Replay “Over”" in labels[0] and not any("Replay" in t for t in labels[1])
+    [replay] = [a for a in panel.games.menu_for(0).actions() if a.text().startswith("Replay")]
+    replay.trigger()
+    assert asked == ["A"]
