@@ -329,8 +329,8 @@ class GameList(QTableWidget):
             "; both tables show the odds of the next card" if game.odds else "") + (
             f"; {game.move_seconds} s a move" if game.move_seconds else "")
         status = self._cell(row, STATUS, line, (REPLAY, game.id) if finished else opened)
-        status.setToolTip(f"{line}: click to replay the game" if finished
-                          else f"{status_text(game)}: {about}")
+        status.setToolTip(f"{status_text(game)}: {about}" + (
+            "; click to replay the game" if finished else ""))
         status.setData(Qt.ItemDataRole.AccessibleTextRole,
                        f"{line}: press Enter to replay" if finished else None)
         font = QFont(self.font())

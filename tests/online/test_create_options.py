@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.lobby_client import GameSummary, LevelInfo, Seat
-from somnium_desktop.ui.lobby_panel import LobbyPanel
+from somnium_desktop.ui.lobby_panel import STATUS, LobbyPanel
 
 LEVELS = [LevelInfo("easy", "Easy"), LevelInfo("hard", "Hard")]
 
@@ -49,7 +49,8 @@ def test_a_finished_lines_menu_offers_its_replay(qtbot: QtBot) -> None:
     panel = LobbyPanel()
     qtbot.addWidget(panel)
     ada, bea = Seat(0, "person", "u-ada", "Ada"), Seat(1, "person", "u-bea", "Bea")
-    games = [GameSummary("A", "Over", "finished", (ada, bea), winner=0),
+    games = [GameSummary("A", "Over", "finished", (ada, bea), winner=0, rated=True,
+                         move_seconds=30),
              GameSummary("B", "On", "playing", (ada, bea), turn=1)]
     panel.set_games(games, me="u-bea")
     asked: list[str] = []
@@ -59,3 +60,8 @@ def test_a_finished_lines_menu_offers_its_replay(qtbot: QtBot) -> None:
     [replay] = [a for a in panel.games.menu_for(0).actions() if a.text().startswith("Replay")]
     replay.trigger()
     assert asked == ["A"]
+    # its result says how it was played, then that a click replays it
+    result = panel.games.item(0, STATUS)
+    assert result is not None and result.toolTip() == (
+        "Ada won: a rated game, it counts for both players' ratings; 30 s a move; "
+        "click to replay the game")
