@@ -10,10 +10,11 @@ from ..game.actions import Action, action_from_dict
 from ..game.events import Event, GameEnded, TurnPassed
 from ..game.view import View, view_from_dict
 from .describe import Speaker
+from .ratings import RatingChange
 
 if TYPE_CHECKING:
     from ..game.analysis import PublicGame
-    from .lobby_client import GameEvent, LobbyClient
+    from .lobby_client import GameEvent, LobbyClient, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,16 @@ class ReplayStep:
     def __post_init__(self) -> None:
         if type(self.view) is not View:  # never a GameState: its deck order is secret
             raise TypeError("a replay step holds a public View, nothing more")
+
+
+@dataclass(frozen=True, slots=True)
+class People:
+    """An online game's players as its table showed them: each seat's rating as they sat down
+    ("" for none), their page (None: none), and what the game did to the ratings if rated."""
+
+    ratings: tuple[str, str] = ("", "")
+    user_ids: tuple[str | None, str | None] = (None, None)
+    rating_changes: tuple[RatingChange, ...] | None = None
 
 
 class Replay:
@@ -48,6 +59,7 @@ class Replay:
         name: str,
         my_seat: int | None = None,
         claimed_from: int | None = None,
+        people: People | None = None,
     ) -> None:
         if not steps:
             raise ValueError("a replay has at least the deal")
@@ -57,6 +69,7 @@ class Replay:
         self.name = name
         self.my_seat = my_seat  # the seat of the player looking again (told as "You"), if any
         self.claimed_from = claimed_from  # the seat that lost by leaving the table, if so
+        self.people = people or People()  # ratings and pages of an online game's players
         self._step = 0
 
     @property
@@ -121,14 +134,15 @@ class Replay:
 
     def public_game(self) -> PublicGame:
         """What the analysis reads of this game: each action with the public view before it
-        (a concession left out, as it is never judged) and the final view. ValueError if the
-        game did not finish."""
-        from ..game.actions import Concede  # (lazy: the analysis loads the expert)
+        (a concession or a time-out left out: neither is judged) and the final view.
+        ValueError if the game did not finish."""
+        from ..game.actions import Concede, TimeOut  # (lazy: the analysis loads the expert)
         from ..game.analysis import Move, PublicGame
 
         moves = tuple(Move(before.view, after.action)
                       for before, after in zip(self.steps[:-1], self.steps[1:], strict=True)
-                      if after.action is not None and not isinstance(after.action, Concede))
+                      if after.action is not None
+                      and not isinstance(after.action, Concede | TimeOut))
         return PublicGame(moves, self.steps[-1].view)
 
 
@@ -139,6 +153,7 @@ def from_server(
     name: str,
     my_seat: int | None = None,
     claimed_from: int | None = None,
+    people: People | None = None,
 ) -> Replay:
     """A replay from the server's answers: `GET /games/{id}/replay` (the view after each
     action, by version) and the game's log (the events each version caused)."""
@@ -157,14 +172,25 @@ def from_server(
             view=view_from_dict(raw["view"]),
         ))
     return Replay(steps, names, game_id=str(data["game_id"]), name=name, my_seat=my_seat,
-                  claimed_from=claimed_from)
+                  claimed_from=claimed_from, people=people)
 
 
 def fetch(client: LobbyClient, game_id: str, user_id: str | None = None) -> Replay:
-    """A finished game's replay from its server (blocking: run it through Operations).
-    `user_id`: the player asking, whose seat the log calls "You"."""
+    """A finished game's replay from its server (blocking: run it through Operations), with
+    its players' ratings and pages, and what a rated game did to the ratings. `user_id`: the
+    player asking, whose seat the log calls "You"."""
     detail = client.game(game_id)
     data = client.replay(game_id)
     log = client.log(game_id)
+    seats = {p.seat: p for p in detail.players}
+    first, second = seats.get(0), seats.get(1)
+    people = People(ratings=(first.rating if first else "", second.rating if second else ""),
+                    user_ids=(_page(first), _page(second)),
+                    rating_changes=detail.rating_changes)
     return from_server(data, log, detail.names, detail.name, my_seat=detail.seat_of(user_id),
-                       claimed_from=detail.claimed_from)
+                       claimed_from=detail.claimed_from, people=people)
+
+
+def _page(seat: Seat | None) -> str | None:
+    """The user whose page a click on this seat's name opens (a person's only)."""
+    return seat.user_id if seat is not None and seat.kind == "person" else None

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject
 
 from ..game.actions import Action
 from ..game.view import View
+from .ratings import RatingChange
 from .replay import Replay
 from .source import TableSource
 
@@ -66,6 +67,18 @@ class ReplaySource(TableSource):
     @property
     def claimed_from(self) -> int | None:
         return self.replay.claimed_from
+
+    @property
+    def ratings(self) -> tuple[str, str]:
+        return self.replay.people.ratings
+
+    @property
+    def user_ids(self) -> tuple[str | None, str | None]:
+        return self.replay.people.user_ids
+
+    @property
+    def rating_changes(self) -> tuple[RatingChange, ...] | None:
+        return self.replay.people.rating_changes
 
     @property
     def view(self) -> View:

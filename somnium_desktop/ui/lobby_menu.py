@@ -1,4 +1,5 @@
-"""What a right-click on a lobby line offers: watch or play the game, join it, players' pages."""
+"""What a right-click on a lobby line offers: watch or play the game, join it, replay it once
+finished, players' pages."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ def line_choices(game: GameSummary, me: str | None, live: bool) -> list[tuple[st
     choices = [(f"{'Play' if mine else 'Watch'} “{game.name}”", OPEN, game.id)]
     if live and game.open_seat() is not None and not mine and not game.host_away:
         choices.append(("Join (take the open seat)", JOIN, game.id))
+    if game.status == "finished":
+        choices.append((f"Replay “{game.name}”", REPLAY, game.id))
     for seat in game.players:
         if seat.kind == "person" and seat.user_id:
             choices.append((f"{seat.label}'s page", PLAYER, seat.user_id))

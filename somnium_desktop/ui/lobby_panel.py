@@ -175,7 +175,7 @@ class GameList(QTableWidget):
             self.chosen.emit(*data)
 
     def menu_for(self, row: int) -> QMenu:
-        """A line's right-click menu: watch or play, join, the players' pages."""
+        """A line's right-click menu: watch or play, join, replay, the players' pages."""
         menu = QMenu(self)
         if 0 <= row < len(self.games):
             for label, what, target in line_choices(self.games[row], self._me, self._live):
@@ -329,8 +329,8 @@ class GameList(QTableWidget):
             "; both tables show the odds of the next card" if game.odds else "") + (
             f"; {game.move_seconds} s a move" if game.move_seconds else "")
         status = self._cell(row, STATUS, line, (REPLAY, game.id) if finished else opened)
-        status.setToolTip(f"{line}: click to replay the game" if finished
-                          else f"{status_text(game)}: {about}")
+        status.setToolTip(f"{status_text(game)}: {about}" + (
+            "; click to replay the game" if finished else ""))
         status.setData(Qt.ItemDataRole.AccessibleTextRole,
                        f"{line}: press Enter to replay" if finished else None)
         font = QFont(self.font())
@@ -569,12 +569,19 @@ class LobbyPanel(QFrame):
         self.server.setText(f"Server: {text}")
 
     def set_levels(self, levels: Sequence[LevelInfo]) -> None:
+        """The opponents offered: a person, or the server's computer levels. The one chosen
+        stays while it is offered; the Rated and odds boxes hear only of a real change (not
+        of the list rebuilt, which would untick the odds asked for)."""
         chosen = self.opponent.currentData()
+        blocked = self.opponent.blockSignals(True)
         self.opponent.clear()
         self.opponent.addItem("Anyone may join", None)
         for level in levels:
             self.opponent.addItem(f"Computer: {level.label}", level.key)
         self.opponent.setCurrentIndex(max(0, self.opponent.findData(chosen)))
+        self.opponent.blockSignals(blocked)
+        if self.opponent.currentData() != chosen:
+            self.opponent.currentIndexChanged.emit(self.opponent.currentIndex())
 
     def set_games(self, games: Sequence[GameSummary], me: str | None) -> None:
         self._all_games, self._me = list(games), me

@@ -51,8 +51,8 @@ H or ? — offline, on your turn: what would the expert do?<br>
 P — replay a finished game; in a replay ← → step, Home and End jump to the ends<br>
 A — in a replay: the analysis of the game (a click on its graph moves the replay)<br>
 Ctrl+N — new offline game at the level picked on the right (asks first if one is in play)<br>
-Ctrl+L — the lobby's list of games: arrows move, Enter on a name watches,
-Enter on an open seat joins<br>
+Ctrl+L — the lobby's list of games: arrows move, Enter on a game's name watches, on an open
+seat joins, on a player opens their page, on a finished game's result replays it<br>
 Ctrl+J — join a game by its id<br>
 Tab — move between the buttons, the lobby, the level picker and the log<br><br>
 <b>Signing in</b><br>

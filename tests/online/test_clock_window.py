@@ -17,6 +17,7 @@ from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.table_widgets import PlayerStrip
 from tests.server.helpers import LiveServer, server_settings
+from tests.ui.odds_shown import odds_shown
 
 from .helpers import close_windows, open_window
 
@@ -56,13 +57,18 @@ def test_create_offers_a_clock_and_the_table_counts_it_down(
         assert choices == ["No clock", "30 s a move", "60 s a move"]
         qtbot.waitUntil(panel.create_button.isEnabled, timeout=20000)
         panel.clock_choice.setCurrentIndex(1)
+        # with the other options of Create: casual, and so the odds may be shown
+        panel.rated_box.click()
+        panel.odds_box.click()
+        assert not panel.rated() and panel.odds_box.isChecked()
         QTest.mouseClick(panel.create_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: isinstance(ada.source, OnlineGame), timeout=20000)
         ada.browser.join()  # type: ignore[attr-defined]
         game = ada.source
         assert isinstance(game, OnlineGame)
         qtbot.waitUntil(lambda: game.status == "waiting", timeout=5000)
-        assert clocked_lobby.get(f"/games/{game.game_id}").json()["move_seconds"] == 30
+        created = clocked_lobby.get(f"/games/{game.game_id}").json()
+        assert (created["move_seconds"], created["rated"], created["odds"]) == (30, False, True)
         assert ada.table.me.clock.isHidden()  # nobody's clock runs before the start
 
         bob = clocked_lobby.player("Bob")
@@ -74,6 +80,8 @@ def test_create_offers_a_clock_and_the_table_counts_it_down(
         first = seconds(strip)
         assert 28 <= first <= 30 and strip.clock.property("warning") is False
         assert f"{strip.clock.text()} left" in strip.accessibleName()
+        assert f" rated {strip.rating.text()}, " in strip.accessibleName()  # (as they sat down)
+        assert odds_shown(ada.table)[0] == "Odds" and ada.table.coach.bar.isHidden()
         qtbot.waitUntil(lambda: seconds(strip) < first, timeout=3000)  # it counts down
         other = ada.table.opponent if strip is ada.table.me else ada.table.me
         assert other.clock.isHidden()

@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
-from somnium_desktop.game import Draw, EndTurn
+from somnium_desktop.game import Draw, EndTurn, View
 from somnium_desktop.ui.lobby_panel import NAME, STATUS
 from somnium_desktop.ui.main_window import MainWindow
 from tests.server.helpers import LiveServer
@@ -40,15 +40,14 @@ def test_odds_agreed_at_create_show_on_every_table_of_that_game_only(
         qtbot.waitUntil(lambda: panel.create_button.isEnabled() and panel.opponent.count() > 1,
                         timeout=5000)
         assert not panel.odds_box.isChecked()  # off unless asked for
-        # Between two people the game is rated unless chosen casual: the server refuses.
-        panel.odds_box.setChecked(True)
-        QTest.mouseClick(panel.create_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: "rated game" in panel.message.text(), timeout=15000)
-        ada.browser.join()  # type: ignore[attr-defined]
-        assert panel.message.property("error") is True
-        assert ada.source is None and lobby.get("/games").json() == []
+        # Between two people the game is rated unless chosen casual: no odds to ask for
+        # (the server refuses them too: tests/server/test_odds_option.py).
+        assert panel.rated() and not panel.odds_box.isEnabled()
         # Against the computer, the odds are Ada's to ask for.
         panel.opponent.setCurrentIndex(panel.opponent.findData("test"))
+        assert panel.odds_box.isEnabled()
+        panel.odds_box.click()  # (as a click would: nothing if it were greyed out)
+        assert panel.odds_box.isChecked()
         QTest.mouseClick(panel.create_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: ada.table.shown is not None, timeout=15000)
         game, table = ada.source, ada.table
@@ -71,7 +70,11 @@ def test_odds_agreed_at_create_show_on_every_table_of_that_game_only(
                 table.steal(view.stealable[0])
             else:
                 table.take(Draw() if Draw() in view.legal else EndTurn())
-            qtbot.waitUntil(lambda v=view: table.shown is not v, timeout=10000)
+
+            def moved_on(before: View = view) -> bool:
+                return table.shown is not before
+
+            qtbot.waitUntil(moved_on, timeout=10000)
         assert len(seen) >= 3  # updated as the cards came
 
         # A casual game with the odds, made by Cy: listed so, and a joiner agrees by joining.
@@ -85,6 +88,7 @@ def test_odds_agreed_at_create_show_on_every_table_of_that_game_only(
             assert dan.post(f"/games/{game_id}/join").status_code == 200
         watched = _watch(qtbot, bea, shown)  # a watcher sees the odds of a game with them
         assert watched.read_only and watched.shows_odds
+        assert bea.table.shown is not None
         assert odds_shown(bea.table) == ["Odds", *counted(bea.table.shown)]
         assert not bea.table.coach.bar.isVisible()
         other = _watch(qtbot, bea, plain)  # and none in a game without

@@ -81,6 +81,24 @@ def test_a_finished_game_replays_from_the_lobby_and_from_a_players_page(
             assert table.log.lines() == lines(caused, step, names, None)
         assert not table.replaying.forward_action.isEnabled()
         assert table.status.text().startswith("Game over: ")
+        # a rated game: the ratings beside the names, and what the game did to them
+        detail = lobby.get(f"/games/{game_id}").json()
+        assert detail["rated"] and len(detail["rating_changes"]) == 2
+        assert [strip.rating.text() for strip in (table.me, table.opponent)] == [
+            f"{r['rating']}{'?' if r['provisional'] else ''}"
+            for r in (p["rating"] for p in detail["players"])]
+        assert not table.game_over.isHidden() and not table.game_over.ratings.isHidden()
+        assert [line.split(" ")[0] for line in table.game_over.ratings.text().splitlines()] \
+            == [names[c["seat"]] for c in detail["rating_changes"]]
+        pages: list[str] = []  # a click on a name asks for that player's page
+        table.player_page_requested.connect(pages.append)
+        QTest.mouseClick(table.opponent.name, Qt.MouseButton.LeftButton)
+        table.player_page_requested.disconnect(pages.append)
+        assert pages == [players[1 - table.scene.bottom_seat].user_id]
+        qtbot.waitUntil(lambda: cy.player_page is not None, timeout=10000)
+        shown_page = cy.player_page
+        assert shown_page is not None
+        shown_page.close()
         QTest.mouseClick(table.replaying.bar.leave_button, Qt.MouseButton.LeftButton)
         assert cy.source is None and not table.replaying.bar.isVisible()
         # Everything the app was sent holds no deck order: views count the deck, no more.

@@ -10,6 +10,12 @@ from typing import Any
 
 import pytest
 
+from somnium_desktop.client.lobby_client import GameEvent
+from somnium_desktop.client.replay import from_server
+from somnium_desktop.game import TimeOut
+from somnium_desktop.game.analysis import analyse
+from somnium_desktop.game.analysis_data import analysis_to_dict
+
 from ..conftest import Database
 from ..postgres import Cluster
 from .helpers import EventReader, LiveServer, Player, server_settings
@@ -168,3 +174,48 @@ def test_one_time_out_across_two_instances(pg_cluster: Cluster) -> None:
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_game_lost_on_time_replays_and_is_analysed(clocked: LiveServer) -> None:
+    """The clock's TimeOut is stored as the game's last action: the replay ends with it (its
+    log says who ran out of time) and the analysis leaves it out, as the app's replay does."""
+    ann, bob, game_id = started(clocked, 2)
+    detail = ann.get(f"/games/{game_id}").json()
+    mover = (ann, bob)[detail["view"]["turn"]]
+    assert mover.act(game_id, detail["version"], {"type": "draw"}).status_code == 200
+    stream = EventReader(f"{clocked.base}/games/{game_id}/events")
+    try:
+        stream.until(lambda e: e.event == "game_ended", timeout=5)
+    finally:
+        stream.close()
+    detail = ann.get(f"/games/{game_id}").json()
+    loser = detail["view"]["timed_out"]
+    assert loser is not None and detail["winner"] == 1 - loser
+    answer = ann.get(f"/games/{game_id}/replay")
+    assert answer.status_code == 200, answer.text
+    steps = answer.json()["steps"]
+    assert steps[-1]["action"] == {"type": "time_out"} and steps[-1]["seat"] == loser
+    assert steps[-1]["view"]["timed_out"] == loser
+    log = [GameEvent.from_dict(e) for e in ann.get(f"/games/{game_id}/log").json()]
+    replay = from_server(answer.json(), log, ("Ann", "Bob"), detail["name"])
+    replay.end()
+    assert f"{('Ann', 'Bob')[loser]} ran out of time." in [line for line, _ in replay.lines()]
+    analysis = ann.get(f"/games/{game_id}/analysis")
+    assert analysis.status_code == 200, analysis.text
+    game = replay.public_game()
+    assert TimeOut() not in [move.action for move in game.moves] and game.moves
+    got = {k: v for k, v in analysis.json().items() if k not in ("game_id", "names")}
+    assert got == analysis_to_dict(game, analyse(game))
+
+
+def test_a_rematch_keeps_the_clock_whether_rated_and_the_odds(clocked: LiveServer) -> None:
+    for create, kept in (({}, (30, True, False)),
+                         ({"rated": False, "odds": True}, (30, False, True))):
+        ann, bob, game_id = started(clocked, 30, **create)
+        version = ann.get(f"/games/{game_id}").json()["version"]
+        assert ann.act(game_id, version, {"type": "concede"}).status_code == 200
+        assert ann.post(f"/games/{game_id}/rematch").status_code == 200
+        rematch = bob.post(f"/games/{game_id}/rematch").json()["rematch"]["game_id"]
+        again = ann.get(f"/games/{rematch}").json()
+        assert (again["move_seconds"], again["rated"], again["odds"]) == kept
+        assert again["status"] == "playing" and again["deadline"] is not None

@@ -19,6 +19,7 @@ from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.table import TableWidget
 from tests.client.helpers import PlainBot
 from tests.ui.driver import activate, play_to_the_end
+from tests.ui.odds_shown import odds_shown
 from tests.ui.test_main_window import window  # noqa: F401  (the main window, offline)
 
 
@@ -34,8 +35,11 @@ def settled(qtbot: QtBot, table: TableWidget, view: View) -> None:
 def test_an_offline_game_replays_step_by_step(
     qtbot: QtBot, window: MainWindow  # noqa: F811
 ) -> None:
+    window.table.coach.set_practice_odds(True)  # (the offline setting: odds on the table)
     game = window.start_offline(seed=11)
     assert isinstance(game, OfflineGame)
+    assert not window.table.coach.bar.isHidden()  # the coach, offline
+    qtbot.waitUntil(lambda: odds_shown(window.table) != [], timeout=5000)
     views: list[View] = [game.view]
     caused: list[list[Event]] = [[]]
     game.events.connect(lambda events: caused.append(list(events)))
@@ -63,6 +67,9 @@ def test_an_offline_game_replays_step_by_step(
                    table.rematch_action, *table.steal_actions):
         assert not action.isEnabled()
     assert not table.draw_button.isVisible() and table.watching.text() == "Replay"
+    # a replay shows what was played: no coach, no odds (even with the offline setting)
+    assert table.coach.bar.isHidden() and not table.coach.action.isEnabled()
+    assert odds_shown(table) == []
 
     activate(qtbot, table)
     history: list[Event] = []
@@ -75,6 +82,7 @@ def test_an_offline_game_replays_step_by_step(
     QTest.keyClick(table, Qt.Key.Key_Left)
     settled(qtbot, table, views[2])
     assert table.log.lines() == expected_lines(caused[1] + caused[2], game.names, 0)
+    assert odds_shown(table) == [] and table.coach.bar.isHidden()
     assert table.replaying.bar.position.text() == f"Move 2 of {replay.length}"
     QTest.keyClick(table, Qt.Key.Key_End)
     settled(qtbot, table, views[-1])

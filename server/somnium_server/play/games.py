@@ -319,8 +319,6 @@ class GameService:
             if request.host_level is not None
             else self._seat_for("person", None, user)
         )
-        from somnium_server.api.models import ComputerOpponent
-
         level = request.level if isinstance(request, ComputerOpponent) else None
         other = self._seat_for(request.opponent, level, None)
         # only games between two people are rated
