@@ -38,9 +38,9 @@ SCREENSHOTS = {
     "watching": "Watching another game from the lobby: its chat, the players' ratings",
     "coach": "The odds of the next card over the deck, and the coach's answer",
     "player-page": "A player's page: rating, its history and recent games",
-    "replay": "A finished game replayed on the table, move by move",
-    "analysis": "The analysis of a finished game: the chance of winning, move by move",
-    "clock": "A game with a clock: the player to move has 30 seconds a decision",
+    "replay": "A replay of a finished game, move by move",
+    "analysis": "The analysis of a finished game: the chance of winning over the game",
+    "clock": "A game with a clock of 30 seconds a move, running beside the player to move",
 }
 SCREENSHOT_SIZE = (1280, 800)  # scripts/screenshots.py takes them at this size
 RELEASE = re.compile(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d\d-\d\d)$", re.M)

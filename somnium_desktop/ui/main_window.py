@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
+from .column_part import Column, ColumnPart
 from .players_hooks import open_leaderboard, wire_player_pages
 from .replay_open import Replays
 from .settings import Settings
@@ -149,8 +150,7 @@ class MainWindow(QMainWindow):
         self.online_options = online
         self.online: OnlinePlay | None = None
         self._notifier: Notifier | None = None
-        self.column = QSplitter(Qt.Orientation.Vertical)
-        self.column.setChildrenCollapsible(False)
+        self.column = Column()  # (its parts scroll on a short window)
         splitter = TableSplitter()
         splitter.addWidget(self.table)
         splitter.addWidget(self.column)
@@ -194,8 +194,8 @@ class MainWindow(QMainWindow):
         self.chat_view.show_chat_of(self.source)
         self.panel.play_requested.connect(self.ask_new_game)
         self.lobby_panel = LobbyPanel()
-        self.column.addWidget(self.lobby_panel)
-        self.column.addWidget(self.panel)
+        self.column.addWidget(ColumnPart(self.lobby_panel))
+        self.column.addWidget(ColumnPart(self.panel))
         wire_player_pages(self)
         kept = self.settings.store.value(COLUMN_KEY)
         if not (isinstance(kept, QByteArray) and self.column.restoreState(kept)):
@@ -209,6 +209,7 @@ class MainWindow(QMainWindow):
         guard_typing(self.column, self.typing_guard)
         self.splitter.filled = True
         self.splitter.fit()
+        self.column.settle()
         focus = self.focusWidget()
         if focus is None or self.column.isAncestorOf(focus):  # (the keys are the table's)
             self.table.view.setFocus()

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QPushButton,
     QVBoxLayout,
@@ -52,10 +53,12 @@ class SidePanel(QFrame):
             self.level.addItem("No computer players installed")
             self.level.setEnabled(False)
 
+        level_row = QHBoxLayout()  # (one line: the column's room goes to the log and chat)
+        level_row.addWidget(label)
+        level_row.addWidget(self.level, 1)
+        level_row.addWidget(self.play)
         layout.addWidget(title)
-        layout.addWidget(label)
-        layout.addWidget(self.level)
-        layout.addWidget(self.play)
+        layout.addLayout(level_row)
         layout.addSpacing(12)
         self.log_title = QLabel("Game log")
         self.log_title.setObjectName("panelTitle")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from ..client.lifecycles import TablePhase
@@ -17,16 +17,21 @@ from .table_widgets import TableButton, table_action
 if TYPE_CHECKING:
     from .table import TableWidget
 
+# Its buttons' words on a narrow table (a small window): the arrows alone; each button's tool
+# tip and accessible name still say what it does.
+BRIEF = {"« Start": "«", "◀ Back": "◀", "Forward ▶": "▶", "End »": "»", "Leave replay": "Leave"}
+
 
 class ReplayBar(QFrame):
     """A row under the table while it shows a replay: buttons for its actions and the move
-    shown ("Move 12 of 57")."""
+    shown ("Move 12 of 57"). Narrower than its buttons' words, they say less (BRIEF), so the
+    bar never widens the window."""
 
     def __init__(self, actions: list[QAction], leave: QAction, analysis: QAction,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("controls")  # (the look of the table's row of buttons)
-        layout = QHBoxLayout(self)
+        self.row = layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.setSpacing(8)
         self.buttons: list[QToolButton] = []
@@ -44,6 +49,46 @@ class ReplayBar(QFrame):
         layout.addWidget(self.analysis_button)
         self.leave_button = self._button(leave)
         layout.addWidget(self.leave_button)
+        self.brief = False  # the buttons say BRIEF's words
+        self.widths = (0, 0)  # the least width with the whole words, with the brief ones
+
+    def _say(self, brief: bool) -> None:
+        self.brief = brief
+        for button in self.buttons:
+            action = button.defaultAction()
+            if action.text() in BRIEF:
+                action.setIconText(BRIEF[action.text()] if brief else action.text())
+                button.setProperty("brief", brief)  # (the style's narrower button)
+                button.style().unpolish(button)
+                button.style().polish(button)
+                button.setMinimumWidth(button.sizeHint().width())
+
+    def _measure(self) -> None:
+        widths = []
+        for brief in (False, True):
+            self._say(brief)
+            widths.append(self.row.minimumSize().width())
+        self.widths = (widths[0], widths[1])
+        self._fit()
+
+    def _fit(self) -> None:
+        brief = self.width() < self.widths[0]
+        if brief != self.brief:
+            self._say(brief)
+
+    def minimumSizeHint(self) -> QSize:
+        least = super().minimumSizeHint()
+        return QSize(min(least.width(), self.widths[1] or least.width()), least.height())
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        if event.type() in (QEvent.Type.Show, QEvent.Type.StyleChange, QEvent.Type.FontChange):
+            self._measure()  # (after the buttons' own minimum widths, set on the same events)
+        return done
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
 
     def _button(self, action: QAction) -> QToolButton:
         button = TableButton()

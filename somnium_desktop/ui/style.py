@@ -41,6 +41,7 @@ QToolButton#tableButton, QToolButton#primaryButton, QPushButton#primaryButton {{
     border: 1px solid #4a4385; border-radius: 6px; padding: 5px 14px;
     background: #2b2659; color: {TEXT}; }}
 QToolButton#tableButton, QToolButton#primaryButton {{ min-width: 64px; }}
+QToolButton#tableButton[brief="true"] {{ min-width: 24px; padding: 5px 10px; }}
 QToolButton#tableButton:hover, QToolButton#primaryButton:hover {{ background: #39327a; }}
 QToolButton#primaryButton, QPushButton#primaryButton {{
     background: {ACCENT}; color: {ACCENT_TEXT}; border-color: #c99d2c; font-weight: 600; }}

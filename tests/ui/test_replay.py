@@ -144,3 +144,31 @@ def test_headlines_start_turns(qtbot: QtBot) -> None:
     assert [headline for _, headline in replay.lines()] == \
         [isinstance(e, TurnPassed | GameEnded) for e in caught]
     game.close()
+
+
+@pytest.mark.usefixtures("app_style")  # (its paddings: the whole words are wide)
+def test_the_replay_bar_says_less_on_a_small_window_and_never_widens_it(
+    qtbot: QtBot, window: MainWindow  # noqa: F811
+) -> None:
+    window.resize(1280, 800)
+    window.start_offline(seed=11)
+    table = window.table
+    play_to_the_end(qtbot, table)
+    qtbot.waitUntil(table.replay_button.isVisible)
+    QTest.keyClick(table, Qt.Key.Key_P)
+    bar = table.replaying.bar
+    qtbot.waitUntil(bar.isVisible)
+    words = [button.text() for button in bar.buttons]
+    assert not bar.brief and "« Start" in words and "Leave replay" in words
+
+    window.resize(1024, 640)
+    qtbot.waitUntil(lambda: window.size().width() == 1024 and window.size().height() == 640)
+    qtbot.wait(30)
+    assert bar.brief and [b.text() for b in bar.buttons][:2] == ["«", "◀"]
+    for button in bar.buttons:  # each whole, inside the bar, its words not cut
+        assert bar.rect().contains(button.geometry()), button.toolTip()
+        assert button.width() >= button.sizeHint().width(), button.text()
+        assert button.accessibleName() == button.defaultAction().toolTip()
+    window.resize(1280, 800)
+    qtbot.waitUntil(lambda: not bar.brief)
+    assert [button.text() for button in bar.buttons] == words
