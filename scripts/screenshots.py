@@ -12,9 +12,9 @@ with fixed seeds, stops at moments worth showing (a table mid-game, a steal afte
 end of a game, its Analysis window and its replay), watches the game in play with its chat,
 opens a player's page and a game with a clock, and saves what the X server shows of the
 window (1280x800) each time: the lobby on the right lists the server's games throughout. The
-table mid-game, the Analysis window, the replay, the game watched and the player page are
-also taken at 1024x640 (the table at the window's minimum size and at 1920x1080 too;
-docs/screenshots/sizes/), to look at how the table and the column give way or grow. With the
+table mid-game, the Analysis window, the replay, the game watched, the player page and the
+clock are also taken at 1024x640 (the table at the window's minimum size and at 1920x1080
+too; docs/screenshots/sizes/), to look at how the table and the column give way or grow. With the
 odds shown (the offline setting), a table at a decision asks the coach, at 1280x800 and
 1024x640 (coach.png, sizes/coach-1024x640.png); `--odds` takes only those two.
 """
@@ -362,6 +362,9 @@ def shoot(offscreen: bool, odds_only: bool = False) -> None:
     wait(lambda: window.table.clock_show.left is not None, "the running clock")
     settle(2300)
     save("clock.png")
+    window.resize(*OTHER_SIZES["1024x640"])
+    settle(600)
+    save("sizes/clock-1024x640.png")
     window.close()
     settle(100)
     lobby.close()
