@@ -6,18 +6,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
-from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
 from .column_part import Column, ColumnPart
+from .keyboard_help import SHORTCUTS_HELP
 from .players_hooks import open_leaderboard, wire_player_pages
 from .replay_open import Replays
 from .settings import Settings
 from .table import TableWidget, new_action
-from .table_scale import column_scale, column_sheet
+from .window_split import COLUMN_WIDTH, TableSplitter, lobby_and_log
 
 # Imported once the table is on screen: online play (see start_online), offline play, the
 # column's panels and notifications (their Qt classes cost start-up time to load).
@@ -34,85 +35,7 @@ if TYPE_CHECKING:
     from .panel import SidePanel
     from .players_dialog import PlayerPage
 
-COLUMN_WIDTH = 440  # pixels: the right-hand column's width, until the player drags it
-TABLE_AT_LEAST = 520  # pixels: below this the column gives way first, down to its minimum
 COLUMN_KEY = "window/column"  # where the lobby ends and the log begins, as last dragged
-LOBBY_LINES = 4  # lines of games the lobby shows at first; the log has the rest
-
-SHORTCUTS_HELP = """<b>Keyboard</b><br>
-D — draw a card<br>
-E — end your turn and bank the table<br>
-1 … 9, 0 — after a Fool, steal Angels … Demons<br>
-← → then Enter — after a Fool, pick a suit to steal and steal it<br>
-R — rematch, once the game is over<br>
-Esc — put the result away, to look over the final table<br>
-Alt+C — concede (asks first)<br>
-W — claim the win from an opponent who left the table (online, after two minutes)<br>
-H or ? — offline, on your turn: what would the expert do?<br>
-P — replay a finished game; in a replay ← → step, Home and End jump to the ends<br>
-A — in a replay: the analysis of the game (a click on its graph moves the replay)<br>
-Ctrl+N — new offline game at the level picked on the right (asks first if one is in play)<br>
-Ctrl+L — the lobby's list of games: arrows move, Enter on a game's name watches, on an open
-seat joins, on a player opens their page, on a finished game's result replays it<br>
-Ctrl+J — join a game by its id<br>
-Tab — move between the buttons, the lobby, the level picker and the log<br><br>
-<b>Signing in</b><br>
-One sign-in per lobby server for your user of the computer (kept in your keyring): every
-Somnium window you open on that server follows it. Signing out in one window signs them all
-out; signing in as someone else signs them all in as that account."""
-
-
-class TableSplitter(QSplitter):
-    """The table and the right-hand column side by side. On a small window the column gives
-    way (down to its minimum) before the table is squeezed below TABLE_AT_LEAST; on a larger
-    one it is back at the width the player last dragged it to (COLUMN_WIDTH at first). On a
-    wide window the column's text grows a little (see table_scale.column_scale), and its
-    width with it."""
-
-    def __init__(self) -> None:
-        super().__init__(Qt.Orientation.Horizontal)
-        self.column_width = COLUMN_WIDTH
-        self.filled = False  # until the column is built, its room is kept (the first frame)
-        self.text_scale = 1.0  # the column's
-        self.splitterMoved.connect(self._dragged)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._rescale()
-        self.fit()
-
-    def _rescale(self) -> None:
-        side = self.widget(1)
-        scale = column_scale(self.width())
-        if side is None or scale == self.text_scale:
-            return
-        self.text_scale = scale
-        side.setStyleSheet(column_sheet(scale))
-
-    def fit(self) -> None:
-        side = self.widget(1)
-        if not self.filled or side is None:
-            return
-        table, column = self.sizes()
-        total = table + column
-        least = side.minimumSizeHint().width()
-        wider = round(self.column_width * self.text_scale)  # (its text grew: so does it)
-        wanted = max(least, min(wider, total - TABLE_AT_LEAST))
-        if total > 0 and wanted != column:
-            self.setSizes([total - wanted, wanted])
-
-    def _dragged(self, _pos: int, _index: int) -> None:
-        self.column_width = round(self.sizes()[1] / self.text_scale)
-
-
-def lobby_and_log(lobby: LobbyPanel, height: int) -> list[int]:
-    """The column's first split: the lobby with room for a few games (the list scrolls), and
-    the rest to the offline panel and its log, which an offline game fills."""
-    games = lobby.games
-    lines = games.verticalHeader().defaultSectionSize() * LOBBY_LINES
-    lobby_height = lobby.minimumSizeHint().height() - games.minimumSizeHint().height() \
-        + games.horizontalHeader().sizeHint().height() + lines + 2 * games.frameWidth()
-    return [lobby_height, max(1, height - lobby_height)]
 
 
 class MainWindow(QMainWindow):

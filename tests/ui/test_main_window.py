@@ -14,10 +14,11 @@ from pytestqt.qtbot import QtBot
 from somnium_desktop.client.offline import BOT_PACE_MS, OfflineGame
 from somnium_desktop.game.bots import Level
 from somnium_desktop.ui.column_part import ColumnPart
-from somnium_desktop.ui.main_window import COLUMN_WIDTH, TABLE_AT_LEAST, MainWindow
+from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
 from somnium_desktop.ui.table_scale import column_scale
+from somnium_desktop.ui.window_split import COLUMN_WIDTH, TABLE_AT_LEAST
 from tests.client.helpers import PlainBot
 from tests.ui.driver import activate, close, play_to_the_end
 
