@@ -25,8 +25,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication, QTableWidget
 
-from somnium_desktop.client.lobby_client import GameSummary
 from somnium_desktop.client.lobby_list import LobbyList
+from somnium_desktop.client.lobby_records import GameSummary
 from somnium_desktop.client.sse import ServerEvent
 from somnium_desktop.ui.lobby_panel import LobbyPanel
 from somnium_desktop.ui.style import apply_style

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .lobby_client import GameSummary
+from .lobby_records import GameSummary
 from .sse import ServerEvent
 
 GAME_EVENTS = ("game_created", "seat_taken", "seat_left", "turn_passed", "game_finished",

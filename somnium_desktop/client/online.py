@@ -12,7 +12,7 @@ from PySide6.QtCore import QTimer
 
 from ..game.actions import Action
 from .errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
-from .lobby_client import GameDetail, GameEvent
+from .lobby_records import GameDetail, GameEvent
 from .online_follow import FollowedGame
 from .online_table import RETRY_DELAYS_MS, Outgoing
 

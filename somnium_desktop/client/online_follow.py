@@ -24,15 +24,8 @@ from .lifecycles import (
     TableEvent,
     TableLink,
 )
-from .lobby_client import (
-    GameDetail,
-    GameEvent,
-    GameSummary,
-    LobbyClient,
-    Seat,
-    clock_left,
-    presence_of,
-)
+from .lobby_client import LobbyClient
+from .lobby_records import GameDetail, GameEvent, GameSummary, Seat, clock_left, presence_of
 from .online_table import RETRY_DELAYS_MS, GameOnTable, Outgoing
 from .sse import BACKOFF, READ_TIMEOUT, EventStream, ServerEvent
 from .tasks import Generation, Operations, emit_from_thread

@@ -12,7 +12,8 @@ from ..game.actions import Action
 from ..game.view import View
 from .errors import LobbyError
 from .lifecycles import Change, ChangeEvent, Machine, TableEvent, TableLink
-from .lobby_client import GameDetail, GameSummary, LobbyClient
+from .lobby_client import LobbyClient
+from .lobby_records import GameDetail, GameSummary
 from .ratings import RatingChange
 from .source import TableSource
 from .sse import EventStream

@@ -14,7 +14,8 @@ from .ratings import RatingChange
 
 if TYPE_CHECKING:
     from ..game.analysis import PublicGame
-    from .lobby_client import GameEvent, LobbyClient, Seat
+    from .lobby_client import LobbyClient
+    from .lobby_records import GameEvent, Seat
 
 
 @dataclass(frozen=True, slots=True)

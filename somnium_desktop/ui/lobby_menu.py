@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..client.lobby_client import GameSummary
+    from ..client.lobby_records import GameSummary
 
 OPEN = "open"  # watch the game (or, at one's own table, play it)
 JOIN = "join"  # take the open seat

@@ -22,8 +22,9 @@ from ..client.lifecycles import (
     SignIn,
     StoreAccess,
 )
-from ..client.lobby_client import Account, GameSummary, LobbyClient
+from ..client.lobby_client import LobbyClient
 from ..client.lobby_list import LobbyList
+from ..client.lobby_records import Account, GameSummary
 from ..client.online import OnlineGame
 from ..client.signin_changes import last_change
 from ..client.sse import READ_TIMEOUT, EventStream

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..client.errors import ActionRefused, LobbyError, SignedOut
 from ..client.lifecycles import GoingBackEvent
-from ..client.lobby_client import GameDetail, GameSummary
+from ..client.lobby_records import GameDetail, GameSummary
 from ..client.online import OnlineGame
 from ..client.replay import fetch as fetch_replay
 from .online_base import OnlineBase

@@ -21,8 +21,9 @@ from ..client.lifecycles import (
     LookupEvent,
     SignInEvent,
 )
-from ..client.lobby_client import GameSummary, LevelInfo, LobbyClient
+from ..client.lobby_client import LobbyClient
 from ..client.lobby_list import LobbyChange, LobbyList
+from ..client.lobby_records import GameSummary, LevelInfo
 from ..client.local_server import LocalServer
 from ..client.server_address import address_problem
 from ..client.sse import EventStream, ServerEvent

@@ -16,7 +16,8 @@ from ..client.lifecycles import (
     StoreAccess,
     StoreEvent,
 )
-from ..client.lobby_client import Account, LobbyClient
+from ..client.lobby_client import LobbyClient
+from ..client.lobby_records import Account
 from ..client.signin_changes import last_change
 from .online_base import OnlineBase
 

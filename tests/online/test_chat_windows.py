@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
-from somnium_desktop.ui.lobby_panel import NAME
+from somnium_desktop.ui.lobby_games import NAME
 from somnium_desktop.ui.main_window import MainWindow
 from tests.server.helpers import LiveServer
 from tests.ui.driver import activate

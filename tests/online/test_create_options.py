@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.lobby_client import GameSummary, LevelInfo, Seat
-from somnium_desktop.ui.lobby_panel import STATUS, LobbyPanel
+from somnium_desktop.client.lobby_records import GameSummary, LevelInfo, Seat
+from somnium_desktop.ui.lobby_games import STATUS
+from somnium_desktop.ui.lobby_panel import LobbyPanel
 
 LEVELS = [LevelInfo("easy", "Easy"), LevelInfo("hard", "Hard")]
 

@@ -13,7 +13,7 @@ from somnium_desktop.client.lobby_client import LobbyClient
 from somnium_desktop.client.local_server import LocalServer
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.game import Draw
-from somnium_desktop.ui.lobby_panel import NAME, status_text
+from somnium_desktop.ui.lobby_games import NAME, status_text
 from somnium_desktop.ui.main_window import MainWindow
 from tests.server.helpers import LiveServer, server_settings
 

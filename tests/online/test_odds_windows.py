@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.game import Draw, EndTurn, View
-from somnium_desktop.ui.lobby_panel import NAME, STATUS
+from somnium_desktop.ui.lobby_games import NAME, STATUS
 from somnium_desktop.ui.main_window import MainWindow
 from tests.server.helpers import LiveServer
 from tests.ui.driver import activate

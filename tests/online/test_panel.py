@@ -11,18 +11,18 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.lobby_client import GameSummary, Seat
+from somnium_desktop.client.lobby_records import GameSummary, Seat
 from somnium_desktop.ui import lobby_panel
-from somnium_desktop.ui.lobby_panel import (
+from somnium_desktop.ui.lobby_games import (
     COLUMNS,
     NAME,
     SEAT_1,
     SEAT_2,
     STATUS,
     WATCHING,
-    LobbyPanel,
     status_text,
 )
+from somnium_desktop.ui.lobby_panel import LobbyPanel
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings, server_address
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.ratings import rating_text, with_rating
-from somnium_desktop.ui.lobby_panel import SEAT_1, SEAT_2
+from somnium_desktop.ui.lobby_games import SEAT_1, SEAT_2
 from somnium_desktop.ui.players_dialog import PlayerPage, PlayersDialog
 from somnium_server.play.ratings import LEADERBOARD_GAMES
 from tests.server.helpers import LiveServer

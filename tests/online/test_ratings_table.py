@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.ui.blocked_dialog import BlockedDialog
-from somnium_desktop.ui.lobby_panel import SEAT_1, SEAT_2, STATUS
+from somnium_desktop.ui.lobby_games import SEAT_1, SEAT_2, STATUS
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.players_dialog import PlayerPage
 from somnium_server.play.ratings import Rating, after_game

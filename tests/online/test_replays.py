@@ -11,13 +11,14 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.describe import Speaker
-from somnium_desktop.client.lobby_client import GameEvent, LobbyClient
+from somnium_desktop.client.lobby_client import LobbyClient
+from somnium_desktop.client.lobby_records import GameEvent
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.client.replay import fetch as fetch_replay
 from somnium_desktop.client.replay_source import ReplaySource
 from somnium_desktop.game.events import Event
 from somnium_desktop.game.view import View, view_from_dict
-from somnium_desktop.ui.lobby_panel import STATUS
+from somnium_desktop.ui.lobby_games import STATUS
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.players_hooks import open_player
 from tests.server.helpers import LiveServer

@@ -10,10 +10,10 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.describe import Speaker
-from somnium_desktop.client.lobby_client import GameEvent
+from somnium_desktop.client.lobby_records import GameEvent
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.game.events import CardStolen
-from somnium_desktop.ui.lobby_panel import NAME
+from somnium_desktop.ui.lobby_games import NAME
 from tests.server.helpers import EventReader, LiveServer
 from tests.ui.driver import activate
 

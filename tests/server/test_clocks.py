@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from somnium_desktop.client.lobby_client import GameEvent
+from somnium_desktop.client.lobby_records import GameEvent
 from somnium_desktop.client.replay import from_server
 from somnium_desktop.game import TimeOut
 from somnium_desktop.game.analysis import analyse

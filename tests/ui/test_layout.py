@@ -8,8 +8,8 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsSimpleTextItem
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.lobby_client import GameSummary, Seat
-from somnium_desktop.ui.lobby_panel import CELL_PADDING, COLUMNS, NAME, SEAT_1, STATUS
+from somnium_desktop.client.lobby_records import GameSummary, Seat
+from somnium_desktop.ui.lobby_games import CELL_PADDING, COLUMNS, NAME, SEAT_1, STATUS
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from tests.ui.driver import close
