@@ -480,3 +480,41 @@ def test_an_absence_outlives_the_players_instance_and_a_restart_of_all(
         for process in running:
             if process.poll() is None:
                 _stop(process)
+
+
+def test_an_instance_streaming_nothing_of_a_game_shows_its_moves(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """An instance that streams nothing of a game still shows the other's moves."""
+    one, two = pair
+    ann, bob, game_id = started(one)
+    assert on(two, ann).get(f"/games/{game_id}").status_code == 200  # known on `two` too
+    for _ in range(3):
+        detail = ann.get(f"/games/{game_id}").json()
+        mover = ann if detail["view"]["turn"] == 0 else bob
+        answer = mover.act(game_id, detail["version"], detail["view"]["legal"][0])
+        assert answer.status_code == 200, answer.text
+    now = ann.get(f"/games/{game_id}").json()
+    give_up = time.monotonic() + 5.0  # the list follows once the notices reached `two`
+    while True:
+        listed = {g["id"]: g for g in on(two, ann).get("/games?status=playing").json()}
+        if listed[game_id]["turn"] == now["view"]["turn"] or time.monotonic() > give_up:
+            break
+        time.sleep(0.1)
+    assert listed[game_id]["turn"] == now["view"]["turn"]
+    assert on(two, bob).get(f"/games/{game_id}").json()["version"] == now["version"]
+
+
+def test_both_ask_for_a_rematch_at_once_through_two_instances(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    one, two = pair
+    ann, bob, game_id = started(one)
+    version = ann.get(f"/games/{game_id}").json()["version"]
+    assert ann.act(game_id, version, {"type": "concede"}).status_code == 200
+    answers = together([
+        (f"{one.base}/games/{game_id}/rematch", {}, ann.headers),
+        (f"{two.base}/games/{game_id}/rematch", {}, on(two, bob).headers),
+    ])
+    assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+    assert ann.get(f"/games/{game_id}").json()["rematch"]["game_id"] is not None

@@ -589,6 +589,14 @@ class GameService:
     async def rematch(self, user: User, game_id: str) -> GameRoom:
         """Ask for a rematch; once every person at the table agreed, a new game opens."""
         room = await self.find(game_id)
+        for _ in range(3):  # the other player's ask through another instance came first:
+            try:  # the room caught up with it, so ask again (now both may have agreed)
+                return await self._ask_rematch(user, room)
+            except VersionConflict:
+                continue
+        return await self._ask_rematch(user, room)
+
+    async def _ask_rematch(self, user: User, room: GameRoom) -> GameRoom:
         async with room.lock:
             if room.status != "finished" or room.meta.get("closed"):
                 raise ApiError(409, "game_not_finished", "a rematch is offered once a game ends")
