@@ -44,7 +44,7 @@ class Attendance:
     A player whose app runs holds the lobby's stream at least, signed: they are present in all
     their games, whichever one (if any) their table shows, and whichever instance the stream
     is on (`peers`: the other instances' streams). `seen` holds what storage said of users
-    this instance did not see leave (play/games.py reads it: when a game is loaded, a claim is
+    this instance did not see leave (the game service reads it: when a game is loaded, a claim is
     asked, an instance is taken as gone); one the storage never saw counts as gone since
     this instance started.
     """

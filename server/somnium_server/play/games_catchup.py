@@ -1,0 +1,192 @@
+"""The game service's reading: games loaded, caught up with other instances, history kept."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+from somnium_desktop.game import action_from_dict, replay
+from somnium_server.play import clocks
+from somnium_server.play.games_base import (
+    rebuilt_answers,
+    seated_people,
+    stored_state,
+    stored_times,
+)
+from somnium_server.play.games_presence import PresencePart
+from somnium_server.play.rooms import GameRoom, Seat, event_frame
+from somnium_server.storage import GameRecord
+
+
+class CatchUpPart(PresencePart):
+    """Brings rooms up to the stored games; wakes the computers whose turn it is."""
+
+    # -- start and stop -----------------------------------------------------------------------
+    async def load(self) -> None:
+        """Bring every stored game back; computers resume the turns that are theirs."""
+        for record in await self.storage.list_games():
+            room = GameRoom.from_record(record, self.event_window)
+            if record.snapshot_version < record.version:
+                room.state = await stored_state(self.storage, record)
+            if record.status != "finished":  # finished ones: on demand (ensure_history)
+                await self._load_history(room)
+            await self._read_rating_changes(room)
+            stored_times(room)
+            self.rooms[room.id] = room
+            self._seat_index(room, set())
+        await self._recall(list(self.tables))
+        for room in self.rooms.values():
+            self._presence_changed(room)
+            self._wake_computer(room)
+
+    async def _adopt(self, record: GameRecord) -> GameRoom:
+        """Keep a stored game this instance did not have as a room (once, if raced)."""
+        room = GameRoom.from_record(record, self.event_window)
+        if record.snapshot_version < record.version:
+            room.state = await stored_state(self.storage, record)
+        if record.status != "finished":
+            await self._load_history(room)
+        await self._read_rating_changes(room)
+        stored_times(room)
+        await self._recall(list(seated_people(room)))
+        known = self.rooms.get(room.id)
+        if known is not None:  # adopted meanwhile by another request
+            return known
+        self.rooms[room.id] = room
+        room.elsewhere = self.attendance.peers.observers(room.id)
+        self._seat_index(room, set())
+        self._presence_changed(room)
+        self._wake_computer(room)
+        return room
+
+    def notice(self, game_id: str, version: int) -> None:
+        """A notice from the database: another instance committed `version` of a game."""
+        self._spawn(self.changed(game_id, version))
+
+    def lobby_moved(self) -> None:
+        self.lobby.moved()
+
+    def resync(self) -> None:
+        """Notices may have been missed (the listening connection was lost): every
+        unfinished game is compared with the database."""
+        for room in list(self.rooms.values()):
+            if room.status != "finished":
+                self.notice(room.id, room.version + 1)
+
+    async def changed(self, game_id: str, version: int) -> None:
+        """Another instance committed `version` of a game: bring this instance's room (and
+        its streams) up to it; a game new here joins this instance's lobby list. (The lobby's
+        events come through the database: the instance that made the change told them.)"""
+        room = self.rooms.get(game_id)
+        if room is None:
+            record = await self.storage.get_game(game_id)
+            if record is not None and game_id not in self.rooms:
+                await self._adopt(record)
+            return
+        if room.version >= version:
+            return
+        async with room.lock:
+            await self.catch_up(room)
+
+    async def catch_up(self, room: GameRoom) -> bool:
+        """Bring a room up to its stored game (the caller holds its lock): the changes
+        another instance committed are applied and their events told to this instance's
+        listeners, in order. True if the room moved on."""
+        record = await self.storage.get_game(room.id)
+        if record is None or record.version <= room.version:
+            return False
+        events = [e for e in await self.storage.get_events(room.id, after=room.seq)
+                  if e.seq <= record.seq]
+        actions = [a for a in await self.storage.get_actions(room.id, after=room.version)
+                   if a.version <= record.version]
+        if [a.version for a in actions] == list(range(room.version + 1, record.version + 1)):
+            state = replay(room.state, ((a.seat, action_from_dict(a.action)) for a in actions))
+        else:  # a change other than an action (a join, a rematch) stored a snapshot
+            state = await stored_state(self.storage, record)
+        seated = seated_people(room)
+        began = room.status == "waiting" and record.status == "playing"
+        room.seats = [Seat(**s) for s in record.seats]
+        room.status, room.meta, room.state = record.status, record.meta, state
+        if began:  # (a join through another instance)
+            stored_times(room)
+            await self._recall(list(seated_people(room) - seated))
+        room.version, room.seq = record.version, record.seq
+        room.snapshot = (record.snapshot_version, record.state)
+        room.deadline = record.deadline
+        answers = rebuilt_answers(events) if any(not a.result for a in actions) else {}
+        room.actions.update(
+            {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
+        )
+        room.remember(events)
+        self._clock_moved(room)
+        self._seat_index(room, seated)
+        self._presence_changed(room)
+        if room.status == "finished":
+            await self._read_rating_changes(room)
+            self._let_go_later(room)
+        self._wake_computer(room)  # (the lease decides which instance moves)
+        return True
+
+    def newest_first(self) -> Iterator[dict[str, Any]]:
+        """Lobby lines, newest game first (built as they are read)."""
+        return (room.summary() for room in reversed(self.rooms.values()))
+
+    async def ensure_history(self, room: GameRoom) -> None:
+        """Reload a finished game's recent events and action answers if they were let go."""
+        if room.status == "finished" and not room.window and room.seq:
+            await self._load_history(room)
+            self._let_go_later(room)
+
+    async def _load_history(self, room: GameRoom) -> None:
+        """The recent events (for Last-Event-ID resume) and the answers given (for retries)."""
+        actions = await self.storage.get_actions(room.id)
+        rebuild = any(not a.result for a in actions)
+        after = 0 if rebuild else max(0, room.seq - self.event_window)
+        events = await self.storage.get_events(room.id, after=after)
+        if room.window:  # loaded by someone else meanwhile
+            return
+        answers = rebuilt_answers(events) if rebuild else {}
+        room.window.extend(
+            (event.seq, event_frame(event)) for event in events
+            if event.seq > room.seq - self.event_window
+        )
+        room.actions.update(
+            {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
+        )
+
+    def _let_go_later(self, room: GameRoom) -> None:
+        """A finished game keeps its history in memory a while, then only in storage."""
+        asyncio.get_running_loop().call_later(self.history_grace, self._let_go, room)
+
+    @staticmethod
+    def _let_go(room: GameRoom) -> None:
+        if room.status == "finished":
+            room.window.clear()
+            room.actions.clear()
+
+    async def _read_rating_changes(self, room: GameRoom) -> None:
+        """What a finished rated game changed, for its detail."""
+        if room.status == "finished" and room.meta.get("rated"):
+            room.rating_changes = [
+                {"seat": c.seat, "before": round(c.before), "after": round(c.after),
+                 "change": round(c.after) - round(c.before)}
+                for c in await self.storage.game_rating_changes(room.id)
+            ]
+
+    @staticmethod
+    def _computer_to_move(room: GameRoom) -> bool:
+        return (
+            room.status == "playing"
+            and not room.state.over
+            and room.seats[room.state.turn].kind == "computer"
+        )
+
+    def _wake_computer(self, room: GameRoom) -> None:
+        if self._computer_to_move(room):
+            self.runner.wake(room.id)
+
+    def _clock_moved(self, room: GameRoom) -> None:
+        """Tell the game's streams the clock of a timed game (after each change)."""
+        if room.meta.get("move_seconds"):
+            room.channel.publish(clocks.clock_frame(room))
