@@ -517,4 +517,16 @@ def test_both_ask_for_a_rematch_at_once_through_two_instances(
         (f"{two.base}/games/{game_id}/rematch", {}, on(two, bob).headers),
     ])
     assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
-    assert ann.get(f"/games/{game_id}").json()["rematch"]["game_id"] is not None
+    # the second ask opened the new game on whichever instance made it; each instance
+    # shows it once the other's notice reached it
+    opened = []
+    for server, player in ((one, ann), (two, bob)):
+        give_up = time.monotonic() + 5.0
+        while True:
+            rematch = on(server, player).get(f"/games/{game_id}").json()["rematch"]
+            if rematch["game_id"] is not None or time.monotonic() > give_up:
+                break
+            time.sleep(0.1)
+        assert rematch["game_id"] is not None, server.base
+        opened.append(rematch["game_id"])
+    assert opened[0] == opened[1]  # one new game, the same on both
