@@ -16,7 +16,7 @@ from somnium_server.play.games_base import (
 )
 from somnium_server.play.games_presence import PresencePart
 from somnium_server.play.rooms import GameRoom, Seat, event_frame
-from somnium_server.storage import GameRecord
+from somnium_server.storage import CarriedChange, GameRecord, StoredAction, StoredEvent
 
 
 class CatchUpPart(PresencePart):
@@ -60,9 +60,12 @@ class CatchUpPart(PresencePart):
         self._wake_computer(room)
         return room
 
-    def notice(self, game_id: str, version: int) -> None:
-        """A notice from the database: another instance committed `version` of a game."""
-        self._spawn(self.changed(game_id, version))
+    def notice(
+        self, game_id: str, version: int, change: CarriedChange | None = None
+    ) -> None:
+        """A notice from the database: another instance committed `version` of a game (a
+        plain action's notice carries the `change`)."""
+        self._spawn(self.changed(game_id, version, change))
 
     def lobby_moved(self) -> None:
         self.lobby.moved()
@@ -74,10 +77,14 @@ class CatchUpPart(PresencePart):
             if room.status != "finished":
                 self.notice(room.id, room.version + 1)
 
-    async def changed(self, game_id: str, version: int) -> None:
+    async def changed(
+        self, game_id: str, version: int, change: CarriedChange | None = None
+    ) -> None:
         """Another instance committed `version` of a game: bring this instance's room (and
         its streams) up to it; a game new here joins this instance's lobby list. (The lobby's
-        events come through the database: the instance that made the change told them.)"""
+        events come through the database: the instance that made the change told them.) A
+        carried change is taken as it is when the room is just one version behind; else the
+        room reads the game from the database."""
         room = self.rooms.get(game_id)
         if room is None:
             record = await self.storage.get_game(game_id)
@@ -87,7 +94,12 @@ class CatchUpPart(PresencePart):
         if room.version >= version:
             return
         async with room.lock:
-            await self.catch_up(room)
+            if room.version >= version:
+                return  # (caught up meanwhile)
+            if change is not None and room.version == version - 1:
+                await self._take_carried(room, version, change)
+            else:
+                await self.catch_up(room)
 
     async def catch_up(self, room: GameRoom) -> bool:
         """Bring a room up to its stored game (the caller holds its lock): the changes
@@ -111,15 +123,8 @@ class CatchUpPart(PresencePart):
         if began:  # (a join through another instance)
             stored_times(room)
             await self._recall(list(seated_people(room) - seated))
-        room.version, room.seq = record.version, record.seq
         room.snapshot = (record.snapshot_version, record.state)
-        room.deadline = record.deadline
-        answers = rebuilt_answers(events) if any(not a.result for a in actions) else {}
-        room.actions.update(
-            {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
-        )
-        room.remember(events)
-        self._clock_moved(room)
+        self._moved_on(room, record.version, record.seq, record.deadline, events, actions)
         self._seat_index(room, seated)
         self._presence_changed(room)
         if room.status == "finished":
@@ -127,6 +132,36 @@ class CatchUpPart(PresencePart):
             self._let_go_later(room)
         self._wake_computer(room)  # (the lease decides which instance moves)
         return True
+
+    async def _take_carried(self, room: GameRoom, version: int, change: CarriedChange) -> None:
+        """Take a plain action another instance committed, as its notice carried it (the
+        caller holds the room's lock; the room is at the version before): the engine plays
+        the action on the room's state, the events are the stored ones. Seats, meta and the
+        snapshot did not change (see GameUpdate)."""
+        action = change.action
+        seated = seated_people(room)
+        room.state = replay(room.state, [(action.seat, action_from_dict(action.action))])
+        room.status = change.status
+        self._moved_on(room, version, change.seq, change.deadline, change.events, [action])
+        self._seat_index(room, seated)
+        self._presence_changed(room)
+        if room.status == "finished":
+            await self._read_rating_changes(room)
+            self._let_go_later(room)
+        self._wake_computer(room)
+
+    def _moved_on(
+        self, room: GameRoom, version: int, seq: int, deadline: float | None,
+        events: list[StoredEvent], actions: list[StoredAction],
+    ) -> None:
+        """The room's version, events and action answers move on to a committed change."""
+        room.version, room.seq, room.deadline = version, seq, deadline
+        answers = rebuilt_answers(events) if any(not a.result for a in actions) else {}
+        room.actions.update(
+            {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
+        )
+        room.remember(events)
+        self._clock_moved(room)
 
     def newest_first(self) -> Iterator[dict[str, Any]]:
         """Lobby lines, newest game first (built as they are read)."""

@@ -39,10 +39,7 @@ async def user_for_token(storage: Storage, token: str) -> User | None:
     """The user a token signs in as, or None if it is unknown or expired."""
     if not token or len(token) > 512:
         return None
-    session = await storage.get_session(hash_token(token))
-    if session is None or session.expires_at <= time.time():
-        return None
-    return await storage.get_user(session.user_id)
+    return await storage.session_user(hash_token(token), time.time())
 
 
 async def revoke_session(storage: Storage, token: str) -> None:

@@ -111,6 +111,18 @@ class StoredAction:
 
 
 @dataclass(frozen=True, slots=True)
+class CarriedChange:
+    """An action another instance committed, as the notice of its commit carries it: enough
+    for a room one version behind to take the change without reading the database."""
+
+    status: str
+    seq: int
+    deadline: float | None
+    action: StoredAction  # its result is empty: the answer is rebuilt from the events
+    events: list[StoredEvent]
+
+
+@dataclass(frozen=True, slots=True)
 class GameUpdate:
     """Everything one accepted change writes, committed together or not at all.
 
@@ -192,8 +204,11 @@ class ChatStorage(Protocol):
 class GameNotices(Protocol):
     """Who hears of games changed by other instances sharing the database."""
 
-    def notice(self, game_id: str, version: int) -> None:
-        """Another instance committed `version` of the game (or made it: version 1)."""
+    def notice(
+        self, game_id: str, version: int, change: CarriedChange | None = None
+    ) -> None:
+        """Another instance committed `version` of the game (or made it: version 1); a plain
+        action's notice carries the `change` itself."""
         ...
 
     def lobby_moved(self) -> None:
@@ -412,6 +427,10 @@ class Storage(SigninStorage, ChatStorage, AnalysisStorage, Protocol):
     async def create_session(self, session: Session) -> None: ...
 
     async def get_session(self, token_hash: str) -> Session | None: ...
+
+    async def session_user(self, token_hash: str, now: float) -> User | None:
+        """The user of the session with this token hash, unless it expired by `now`."""
+        ...
 
     async def delete_session(self, token_hash: str) -> None: ...
 

@@ -40,6 +40,7 @@ from somnium_server.storage import (
     chat_rows,
     rating_rows,
 )
+from somnium_server.storage.carried import carried, read_carried
 from somnium_server.storage.game_rows import (
     DEADLINE_MIGRATION,
     GAME_COLUMNS,
@@ -58,7 +59,7 @@ log = logging.getLogger("somnium_server.postgres")
 
 CONNECT_TIMEOUT = 10  # seconds, at start-up and for each new pooled connection
 MIGRATION_LOCK = 0x50_4D_4E_49_55_4D  # pg_advisory_xact_lock key: "SOMNIUM"
-CHANNEL = "somnium_games"  # NOTIFY channel: "<instance> <game id> <version>" per commit
+CHANNEL = "somnium_games"  # NOTIFY: "<instance> <game id> <version>" per commit (+ carried.py)
 LOBBY_NOTICE = "lobby"  # in the game id's place: new lobby events (no game id is lowercase)
 RELISTEN_PAUSE = 1.0  # seconds between attempts to listen again after the connection was lost
 
@@ -198,9 +199,11 @@ def _update_statement(snapshot: bool, with_action: bool) -> str:
             " result) SELECT moved.id, %(action_id)s, %(user_id)s, %(seat)s,"
             " %(action_version)s, %(action)s, %(result)s FROM moved)"
         )
-    # every instance listening hears of the change once it is committed (ids only)
+    # every instance listening hears of the change once it is committed (ids, and a plain
+    # action's change itself: storage/carried.py)
     return (f"WITH {', '.join(parts)} SELECT count(pg_notify({CHANNEL!r},"
-            " %(instance)s || ' ' || moved.id || ' ' || %(version)s::text)::text) FROM moved")
+            " %(instance)s || ' ' || moved.id || ' ' || %(version)s::text || %(carried)s)::text)"
+            " FROM moved")
 
 
 def describe(url: str) -> str:
@@ -304,6 +307,14 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
         )
         return Session(*row) if row else None
 
+    async def session_user(self, token_hash: str, now: float) -> User | None:
+        row = await self._one(  # one round trip for every signed request
+            "SELECT u.id, u.display_name, u.created_at FROM sessions s"
+            " JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?",
+            token_hash, now,
+        )
+        return User(*row) if row else None
+
     async def delete_session(self, token_hash: str) -> None:
         await self._run("DELETE FROM sessions WHERE token_hash = ?", token_hash)
 
@@ -331,6 +342,7 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
             "version": record.version, "seq": record.seq, "deadline": record.deadline,
             "seqs": [event.seq for event in update.events],
             "events": [event.json().decode() for event in update.events],
+            "carried": carried(update),
         }
         if snapshot:
             values |= {"seats": dumps(record.seats), "state": dumps(record.state),
@@ -411,7 +423,8 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
                         notices.lobby_moved()
                     first = False
                     async for notify in conn.notifies():
-                        instance, game_id, version = notify.payload.split(" ")
+                        head, _, change = notify.payload.partition("\n")
+                        instance, game_id, version = head.split(" ")
                         if game_id == LOBBY_NOTICE:  # this instance's too: it reads them
                             notices.lobby_moved()
                         elif instance == self.instance and game_id != CHAT:
@@ -419,7 +432,9 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
                         elif game_id in PEER_KINDS:
                             notices.peer(instance, game_id, version)
                         else:
-                            notices.notice(game_id, int(version))
+                            notices.notice(
+                                game_id, int(version), read_carried(change, int(version))
+                            )
             except psycopg.OperationalError as error:
                 log.warning("lost the database's notices (%s); listening again", error)
                 first = False

@@ -400,6 +400,12 @@ class SQLiteStorage(SQLiteSignin):
         _keep(self._sessions, token_hash, (now + RECHECK, session))
         return session
 
+    async def session_user(self, token_hash: str, now: float) -> User | None:
+        session = await self.get_session(token_hash)
+        if session is None or session.expires_at <= now:
+            return None
+        return await self.get_user(session.user_id)
+
     async def delete_session(self, token_hash: str) -> None:
         self._sessions.pop(token_hash, None)
         await self._write(
