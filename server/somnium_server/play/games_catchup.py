@@ -51,7 +51,10 @@ class CatchUpPart(PresencePart):
         stored_times(room)
         await self._recall(list(seated_people(room)))
         known = self.rooms.get(room.id)
-        if known is not None:  # adopted meanwhile by another request
+        if known is not None:  # adopted meanwhile by another request, maybe at an older
+            if known.version < record.version:  # version: the newer one is not lost
+                async with known.lock:
+                    await self.catch_up(known)
             return known
         self.rooms[room.id] = room
         room.elsewhere = self.attendance.peers.observers(room.id)
