@@ -7,10 +7,12 @@ import random
 import sqlite3
 from pathlib import Path
 
+from somnium_desktop.game import action_to_dict, apply, legal_actions, new_game, state_to_dict
 from somnium_server.live.events import StreamHub
-from somnium_server.play.games import SNAPSHOT_EVERY, GameService
+from somnium_server.play.games import SNAPSHOT_EVERY, GameService, stored_state
 from somnium_server.play.lobby import Lobby
 from somnium_server.play.rooms import GameRoom
+from somnium_server.storage import GameRecord, GameUpdate, StoredAction, StoredEvent
 
 from ..conftest import Database
 from .helpers import TEST_COMPUTERS, LiveServer, open_test_storage, query, where
@@ -97,3 +99,40 @@ def test_a_game_killed_after_any_action_resumes_exactly_there(
         assert room.actions[action_id] == live.actions[action_id]
     assert version - start > SNAPSHOT_EVERY, "the game should outlast one snapshot interval"
     assert stale_reloads >= SNAPSHOT_EVERY  # most reloads replayed actions onto a snapshot
+
+
+def test_a_record_read_before_later_actions_is_rebuilt_at_its_own_version(
+    database: Database,
+) -> None:
+    """Another instance may store actions after a game's record was read: the state rebuilt
+    for that record stops at its version (past it, the next catch-up would play them twice)."""
+    start = new_game(7)
+    states = [start]
+    for _ in range(2):
+        state = states[-1]
+        states.append(apply(state, state.turn, legal_actions(state, state.turn)[0])[0])
+
+    def record(version: int) -> GameRecord:
+        return GameRecord(
+            id="SNP2345", name="t", created_at=0.0, created_by="u", seats=[], status="playing",
+            state=state_to_dict(start), initial_state=state_to_dict(start), version=version,
+            seq=version, meta={}, bot_seed=1, state_version=1,
+        )
+
+    async def work() -> None:
+        storage = open_test_storage(database)
+        await storage.create_game(record(1), [StoredEvent(1, {"seq": 1})])
+        for version in (2, 3):
+            before = states[version - 2]
+            action = legal_actions(before, before.turn)[0]
+            await storage.update_game(GameUpdate(
+                record(version), version - 1, [StoredEvent(version, {"seq": version})],
+                StoredAction(f"a{version}", "u", before.turn, version, action_to_dict(action),
+                             b"{}"),
+            ))
+        read_early = record(2)  # as read before the action of version 3 was stored
+        assert await stored_state(storage, read_early) == states[1]
+        assert await stored_state(storage, record(3)) == states[2]
+        await storage.close()
+
+    asyncio.run(work())

@@ -118,12 +118,15 @@ def seated_people(room: GameRoom) -> set[str]:
 
 
 async def stored_state(storage: Storage, record: GameRecord) -> GameState:
-    """The state a stored game is at: its snapshot, then the actions after it replayed."""
+    """The state a stored game is at: its snapshot, then the actions after it replayed, up
+    to the record's version (another instance may have stored more since it was read)."""
     state = state_from_dict(record.state)
     if record.snapshot_version == record.version:
         return state
     actions = await storage.get_actions(record.id, after=record.snapshot_version)
-    return replay(state, ((a.seat, action_from_dict(a.action)) for a in actions))
+    return replay(state, (
+        (a.seat, action_from_dict(a.action)) for a in actions if a.version <= record.version
+    ))
 
 
 def spliced_answer(version: int, events: list[StoredEvent], view_json: bytes) -> bytes:

@@ -184,6 +184,9 @@ class CatchUpPart(PresencePart):
         events = await self.storage.get_events(room.id, after=after)
         if room.window:  # loaded by someone else meanwhile
             return
+        # (what another instance stored since the room's record was read comes by catch-up)
+        events = [event for event in events if event.seq <= room.seq]
+        actions = [action for action in actions if action.version <= room.version]
         answers = rebuilt_answers(events) if rebuild else {}
         room.window.extend(
             (event.seq, event_frame(event)) for event in events
