@@ -23,7 +23,9 @@ RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
 STOP_WAIT = 5.0  # seconds a stopping server waits for its lobby events to be stored
 # Lobby events reach the lobby's streams at most this many seconds apart, those published
 # meanwhile together: under load every turn passed is an event to every open lobby, and one
-# write to each per tenth of a second costs far less than one per event.
+# write to each per tenth of a second costs far less than one per event. Shared (PostgreSQL),
+# an instance stores its lobby events at most this often too: one transaction, one notice and
+# one read by each instance per tenth of a second, not per event.
 LOBBY_PACE = 0.1
 
 
@@ -49,6 +51,7 @@ class Lobby:
         self._writer: asyncio.Task[None] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._behind = False
+        self._stored = -LOBBY_PACE  # when the last batch was stored (the loop's clock)
 
     async def open(self) -> None:
         """Take up the stored lobby where it is (shared only): its epoch and recent events."""
@@ -71,20 +74,26 @@ class Lobby:
         self.channel.publish(message)
 
     async def _write(self) -> None:
-        """Store the waiting events, in the order published (one writer per instance).
+        """Store the waiting events, in the order published (one writer per instance), at
+        most every LOBBY_PACE seconds.
 
         A batch that fails (the connection dropped, the database away) is written again,
         whole and first, after a pause that doubles each time: nothing is dropped and the
         order holds. Its key makes a retry of a batch whose commit did happen store nothing.
         """
         assert self.shared is not None
+        loop = asyncio.get_running_loop()
         pause = RETRY_FIRST
         while self._outbox:
+            wait = self._stored + LOBBY_PACE - loop.time()
+            if wait > 0:  # what is published meanwhile joins the batch
+                await asyncio.sleep(wait)
             batch, self._outbox = self._outbox, []
             key = uuid.uuid4().hex
             while True:
                 try:
                     await self.shared.add_lobby_events(batch, key)
+                    self._stored = loop.time()
                     break
                 except Exception as error:
                     log.warning("could not store %d lobby events (%r); trying again in %.1f s",
