@@ -13,7 +13,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 KEEPALIVE = b": keep-alive\n\n"
-SLICE = 100  # listeners a message is handed to per turn of the event loop (see Channel)
+SLICE = 25  # listeners a message is handed to per turn of the event loop (see Channel)
 EVENT_NUMBER = re.compile(r"[0-9]{1,18}")  # ASCII digits only: str.isdigit() takes "²" too
 
 
