@@ -6,7 +6,7 @@ import time
 
 import psycopg
 
-from somnium_server.storage.postgres import LOBBY_LOCK
+from somnium_server.storage.postgres_lobby import LOBBY_LOCK
 
 from ..postgres import Cluster
 from .helpers import EventReader, LiveServer, server_settings

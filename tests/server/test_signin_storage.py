@@ -10,7 +10,8 @@ from pathlib import Path
 from somnium_server.signin.sessions import hash_token, issue_session, user_for_token
 from somnium_server.signin.store import SigninStore, digest
 from somnium_server.storage import AuthRequest, CodeGrant, Refresh, sqlite_signin
-from somnium_server.storage.sqlite import MIGRATIONS, SQLiteStorage
+from somnium_server.storage.sqlite import SQLiteStorage
+from somnium_server.storage.sqlite_file import MIGRATIONS
 
 from ..conftest import Database
 from .helpers import LiveServer, make_user, open_test_storage, query, server_settings, stored_text

@@ -19,10 +19,11 @@ from somnium_server.storage import (
     StoredAction,
     StoredEvent,
     VersionConflict,
+    postgres_schema,
 )
-from somnium_server.storage import postgres as postgres_storage
 from somnium_server.storage.postgres import PostgresStorage
-from somnium_server.storage.sqlite import MIGRATIONS, SQLiteStorage
+from somnium_server.storage.sqlite import SQLiteStorage
+from somnium_server.storage.sqlite_file import MIGRATIONS
 
 from ..conftest import Database
 from ..postgres import Cluster
@@ -217,7 +218,7 @@ def test_a_new_postgresql_database_is_migrated_once_even_by_instances_at_once(
 
     asyncio.run(open_at_once())
     assert query(url, "SELECT version FROM schema_version") == [
-        (len(postgres_storage.MIGRATIONS),)
+        (len(postgres_schema.MIGRATIONS),)
     ]
     tables = {row[0] for row in query(url, "SELECT tablename FROM pg_tables")}
     assert {"users", "identities", "sessions", "games", "events", "actions",

@@ -11,9 +11,7 @@ from pathlib import Path
 
 import psycopg
 
-from somnium_server.storage import GameUpdate, StoredEvent
-from somnium_server.storage import postgres as postgres_storage
-from somnium_server.storage import sqlite as sqlite_storage
+from somnium_server.storage import GameUpdate, StoredEvent, postgres_schema, sqlite_file
 from somnium_server.storage.postgres import PostgresStorage
 
 from ..conftest import Database
@@ -34,7 +32,7 @@ def _make_old(database: Database) -> None:
     """The database as the old server left it: its migrations, a game in play, lobby events."""
     if isinstance(database, Path):
         with contextlib.closing(sqlite3.connect(database, isolation_level=None)) as conn:
-            for migration in sqlite_storage.MIGRATIONS[:OLD_SCHEMA]:
+            for migration in sqlite_file.MIGRATIONS[:OLD_SCHEMA]:
                 for statement in migration.split(";"):
                     if statement.strip():
                         conn.execute(statement)
@@ -42,7 +40,7 @@ def _make_old(database: Database) -> None:
             conn.execute(OLD_GAME)
         return
     with psycopg.connect(database) as pg, pg.transaction():
-        for migration in postgres_storage.MIGRATIONS[:OLD_SCHEMA]:
+        for migration in postgres_schema.MIGRATIONS[:OLD_SCHEMA]:
             pg.execute(migration.encode())
         pg.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
         pg.execute(f"INSERT INTO schema_version VALUES ({OLD_SCHEMA})".encode())
@@ -80,8 +78,8 @@ def test_a_database_of_the_schema_6_server_upgrades_and_keeps_its_games(
 
     asyncio.run(work())
     if isinstance(database, Path):
-        assert query(database, "PRAGMA user_version")[0][0] == len(sqlite_storage.MIGRATIONS)
+        assert query(database, "PRAGMA user_version")[0][0] == len(sqlite_file.MIGRATIONS)
     else:
         assert query(database, "SELECT version FROM schema_version") == [
-            (len(postgres_storage.MIGRATIONS),)
+            (len(postgres_schema.MIGRATIONS),)
         ]

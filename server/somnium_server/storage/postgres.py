@@ -24,7 +24,6 @@ from somnium_server.live.peers import CHAT, HELLO
 from somnium_server.live.peers import KINDS as PEER_KINDS
 from somnium_server.play.ratings import RatedGame, Rating
 from somnium_server.storage import (
-    ChatMessage,
     DatabaseUnavailable,
     GameNotices,
     GameRecord,
@@ -36,141 +35,29 @@ from somnium_server.storage import (
     StoredEvent,
     User,
     VersionConflict,
-    analysis_rows,
-    chat_rows,
     rating_rows,
 )
 from somnium_server.storage.carried import carried, read_carried
 from somnium_server.storage.game_rows import (
-    DEADLINE_MIGRATION,
     GAME_COLUMNS,
     OVERDUE,
     dumps,
     game_from_row,
     game_row,
 )
-from somnium_server.storage.postgres_limits import MIGRATION as LIMITS_MIGRATION
 from somnium_server.storage.postgres_limits import PostgresLimits
+from somnium_server.storage.postgres_lobby import PostgresLobby
 from somnium_server.storage.postgres_pool import marked
-from somnium_server.storage.postgres_signin import MIGRATION as SIGNIN_MIGRATION
+from somnium_server.storage.postgres_schema import CHANNEL, LOBBY_NOTICE, migrate
 from somnium_server.storage.postgres_signin import PostgresSignin
+from somnium_server.storage.postgres_table import PostgresTable
 
 log = logging.getLogger("somnium_server.postgres")
 
 CONNECT_TIMEOUT = 10  # seconds, at start-up and for each new pooled connection
-MIGRATION_LOCK = 0x50_4D_4E_49_55_4D  # pg_advisory_xact_lock key: "SOMNIUM"
-CHANNEL = "somnium_games"  # NOTIFY: "<instance> <game id> <version>" per commit (+ carried.py)
-LOBBY_NOTICE = "lobby"  # in the game id's place: new lobby events (no game id is lowercase)
 RELISTEN_PAUSE = 1.0  # seconds between attempts to listen again after the connection was lost
 
-# Each entry moves the schema one version on; the schema_version table holds how many ran.
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE users (
-        id TEXT PRIMARY KEY,
-        display_name TEXT NOT NULL,
-        created_at DOUBLE PRECISION NOT NULL
-    );
-    CREATE TABLE identities (
-        provider TEXT NOT NULL,
-        subject TEXT NOT NULL,
-        user_id TEXT NOT NULL REFERENCES users(id),
-        PRIMARY KEY (provider, subject)
-    );
-    CREATE TABLE sessions (
-        token_hash TEXT PRIMARY KEY,
-        user_id TEXT NOT NULL REFERENCES users(id),
-        created_at DOUBLE PRECISION NOT NULL,
-        expires_at DOUBLE PRECISION NOT NULL
-    );
-    CREATE INDEX sessions_by_user ON sessions(user_id);
-    CREATE INDEX sessions_by_expiry ON sessions(expires_at);
-    CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        created_at DOUBLE PRECISION NOT NULL,
-        created_by TEXT NOT NULL,
-        seats TEXT NOT NULL,
-        status TEXT NOT NULL,
-        state TEXT NOT NULL,
-        initial_state TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        seq INTEGER NOT NULL,
-        meta TEXT NOT NULL,
-        bot_seed BIGINT NOT NULL,
-        state_version INTEGER NOT NULL
-    );
-    CREATE INDEX games_by_creation ON games(created_at);
-    CREATE TABLE events (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seq INTEGER NOT NULL,
-        data TEXT NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    );
-    CREATE TABLE actions (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        action_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        version INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        result BYTEA NOT NULL,
-        PRIMARY KEY (game_id, action_id)
-    );
-    CREATE INDEX actions_by_version ON actions(game_id, version);
-    """
-    + SIGNIN_MIGRATION,
-    LIMITS_MIGRATION,
-    # the lobby's events, numbered by the database for every instance (see play/lobby.py)
-    """
-    CREATE TABLE lobby (epoch TEXT NOT NULL);
-    INSERT INTO lobby VALUES (substr(md5(random()::text || clock_timestamp()::text), 1, 16));
-    CREATE TABLE lobby_events (id BIGINT PRIMARY KEY, data TEXT NOT NULL);
-    """,
-    # which instance drives a game's computer players, until when (see hold_computer)
-    """
-    CREATE TABLE computer_leases (
-        game_id TEXT PRIMARY KEY,
-        instance TEXT NOT NULL,
-        expires_at DOUBLE PRECISION NOT NULL
-    );
-    """,
-    rating_rows.MIGRATION,
-    # chat at the table (play/chat.py) and who blocked whom
-    """
-    CREATE TABLE chat (
-        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        game_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        role TEXT NOT NULL,
-        text TEXT NOT NULL,
-        at DOUBLE PRECISION NOT NULL,
-        at_seq INTEGER NOT NULL
-    );
-    CREATE INDEX chat_by_game ON chat(game_id, id);
-    CREATE TABLE blocks (
-        user_id TEXT NOT NULL,
-        blocked TEXT NOT NULL,
-        at DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (user_id, blocked)
-    );
-    """,
-    # when each player last had a signed stream open (live/presence.py), and each stored batch
-    # of lobby events named by its key (add_lobby_events stores a retried batch once)
-    """
-    CREATE TABLE last_seen (user_id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
-    ALTER TABLE lobby_events ADD COLUMN batch TEXT;
-    CREATE INDEX lobby_events_by_batch ON lobby_events(batch);
-    """,
-    analysis_rows.MIGRATION,  # the finished games' analyses (play/analyses.py)
-    # the clock of the player to move (play/clocks.py)
-    DEADLINE_MIGRATION.format(real="DOUBLE PRECISION"),
-)
-LOBBY_LOCK = MIGRATION_LOCK + 1  # held while lobby events are numbered and committed
 RATING_LOCK = 0x52_41_54_45  # pg_advisory_xact_lock(key, user): "RATE", while counting a game
-CHAT_LOCK = 0x43_48_41_54  # pg_advisory_xact_lock(key, game): "CHAT", while a message is added
-LOBBY_KEPT = 10_000  # lobby events kept for resuming; older ones are deleted as new ones come
 
 @functools.cache
 def _update_statement(snapshot: bool, with_action: bool) -> str:
@@ -214,26 +101,7 @@ def describe(url: str) -> str:
     return f"{parts.get('user') or ''}@{host}:{port}/{parts.get('dbname') or ''}".lstrip("@")
 
 
-def migrate(conn: psycopg.Connection[Any]) -> int:
-    """Apply the migrations the database lacks; returns the schema version now in force."""
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
-        current = row[0] if row and row[0] is not None else 0
-        if current > len(MIGRATIONS):
-            raise RuntimeError(
-                f"the database has schema version {current}, newer than this server's "
-                f"{len(MIGRATIONS)}"
-            )
-        for version in range(current, len(MIGRATIONS)):
-            conn.execute(MIGRATIONS[version].encode())
-        conn.execute("DELETE FROM schema_version")
-        conn.execute("INSERT INTO schema_version VALUES (%s)", (len(MIGRATIONS),))
-    return len(MIGRATIONS)
-
-
-class PostgresStorage(PostgresSignin, PostgresLimits):
+class PostgresStorage(PostgresSignin, PostgresLimits, PostgresTable, PostgresLobby):
     """Storage in one PostgreSQL database; any number of instances may share it.
 
     Constructing it connects once and migrates (DatabaseUnavailable if that fails); the pool
@@ -455,128 +323,12 @@ class PostgresStorage(PostgresSignin, PostgresLimits):
         )
         return row is not None
 
-    # -- chat and blocks ------------------------------------------------------------------------
-    async def add_chat(
-        self, game_id: str, user_id: str, name: str, role: str, text: str, at: float,
-        at_seq: int,
-    ) -> ChatMessage:
-        """Numbered under the game's lock held to the commit, with the notice in the same
-        transaction: a game's messages become visible, and are heard of, in id order."""
-        async with self._transaction() as conn:
-            await conn.execute(
-                "SELECT pg_advisory_xact_lock(%s::int, hashtext(%s))", (CHAT_LOCK, game_id)
-            )
-            cursor = await conn.execute(
-                marked(chat_rows.INSERT_CHAT), (game_id, user_id, name, role, text, at, at_seq)
-            )
-            row = await cursor.fetchone()
-            assert row is not None  # RETURNING answers one row
-            number = int(row[0])
-            await conn.execute("SELECT pg_notify(%s, %s)", (
-                CHANNEL, f"{self.instance} {CHAT} {game_id}:{number}"
-            ))
-        return ChatMessage(number, game_id, user_id, name, role, text, at, at_seq)
-
-    async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
-                      last: int | None = None) -> list[ChatMessage]:
-        arguments = chat_rows.chat_arguments(game_id, after, at_seq, last)
-        return chat_rows.messages(await self._all(chat_rows.SELECT_CHAT, *arguments))
-
-    async def chat_message(self, message_id: int) -> ChatMessage | None:
-        row = await self._one(chat_rows.SELECT_MESSAGE, message_id)
-        return ChatMessage(*row) if row else None
-
-    async def block(self, user_id: str, blocked: str) -> None:
-        await self._run(chat_rows.INSERT_BLOCK, user_id, blocked, time.time())
-
-    async def unblock(self, user_id: str, blocked: str) -> None:
-        await self._run(chat_rows.DELETE_BLOCK, user_id, blocked)
-
-    async def blocked_by(self, user_id: str) -> list[str]:
-        return [row[0] for row in await self._all(chat_rows.SELECT_BLOCKS, user_id)]
-
-    # -- presence -------------------------------------------------------------------------------
-    async def mark_seen(self, user_ids: Sequence[str], at: float) -> None:
-        await self._run(
-            "INSERT INTO last_seen (user_id, at) SELECT u, ? FROM unnest(?::text[]) AS u"
-            " ON CONFLICT (user_id) DO UPDATE SET at = GREATEST(last_seen.at, excluded.at)",
-            at, sorted(set(user_ids)),
-        )
-
-    async def last_seen(self, user_ids: Sequence[str]) -> dict[str, float]:
-        rows = await self._all(
-            "SELECT user_id, at FROM last_seen WHERE user_id = ANY(?)", list(set(user_ids))
-        )
-        return {user: float(at) for user, at in rows}
-
-    # -- analyses -------------------------------------------------------------------------------
-    async def get_analysis(self, game_id: str) -> bytes | None:
-        row = await self._one(analysis_rows.SELECT_ANALYSIS, game_id)
-        return str(row[0]).encode() if row else None
-
-    async def add_analysis(
-        self, game_id: str, data: bytes, accuracy: tuple[float | None, float | None]
-    ) -> None:
-        await self._run(
-            analysis_rows.INSERT_ANALYSIS, game_id, data.decode(), *accuracy, time.time()
-        )
-
-    async def accuracies(
-        self, game_ids: Sequence[str]
-    ) -> dict[str, tuple[float | None, float | None]]:
-        if not game_ids:
-            return {}
-        rows = await self._all(
-            analysis_rows.SELECT_ACCURACIES + rating_rows.marks(len(game_ids)), *game_ids
-        )
-        return analysis_rows.accuracies(rows)
-
     # -- the lobby's events -------------------------------------------------------------------
     async def announce(self, kind: str, argument: str) -> None:
         await self._one("SELECT pg_notify(?, ?)", CHANNEL, f"{self.instance} {kind} {argument}")
 
     def lobby_log(self) -> PostgresStorage:
         return self
-
-    async def lobby_epoch(self) -> str:
-        row = await self._one("SELECT epoch FROM lobby")
-        return str(row[0]) if row else ""
-
-    async def add_lobby_events(self, events: list[bytes], key: str) -> None:
-        """Numbered under a lock held to the commit: ids become visible in their order, so
-        a reader reading after its newest id never skips one. A batch is stored once: a
-        retry whose first try did commit finds its key and adds nothing."""
-        async with self._transaction() as conn:
-            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOBBY_LOCK,))
-            cursor = await conn.execute(
-                "INSERT INTO lobby_events (id, data, batch) SELECT"
-                " coalesce((SELECT max(id) FROM lobby_events), 0) + n, e, %s"
-                " FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)"
-                " WHERE NOT EXISTS (SELECT 1 FROM lobby_events WHERE batch = %s)",
-                (key, [event.decode() for event in events], key),
-            )
-            if not cursor.rowcount:
-                return
-            await conn.execute(
-                "DELETE FROM lobby_events WHERE id <= (SELECT max(id) FROM lobby_events) - %s",
-                (LOBBY_KEPT,),
-            )
-            await conn.execute(
-                "SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.instance} {LOBBY_NOTICE} 0")
-            )
-
-    async def lobby_events_after(self, after: int) -> list[tuple[int, bytes]]:
-        rows = await self._all(
-            "SELECT id, data FROM lobby_events WHERE id > ? ORDER BY id", after
-        )
-        return [(seq, data.encode()) for seq, data in rows]
-
-    async def lobby_recent(self, count: int) -> list[tuple[int, bytes]]:
-        rows = await self._all(
-            "SELECT id, data FROM (SELECT id, data FROM lobby_events ORDER BY id DESC LIMIT ?)"
-            " AS recent ORDER BY id", count,
-        )
-        return [(seq, data.encode()) for seq, data in rows]
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)

@@ -7,7 +7,7 @@ import itertools
 from somnium_server.config import RateLimit
 from somnium_server.storage.postgres_pool import PooledDatabase
 
-# Schema version 2 (postgres_storage.MIGRATIONS). UNLOGGED: counts need no crash safety (a
+# Schema version 2 (postgres_schema.MIGRATIONS). UNLOGGED: counts need no crash safety (a
 # crash forgets them, as a restart forgets memory's) and skip the write-ahead log.
 MIGRATION = """
     CREATE UNLOGGED TABLE rate_limits (

@@ -11,7 +11,7 @@ from somnium_server.storage import AuthRequest, CodeGrant, PendingLogin, Refresh
 from somnium_server.storage.postgres_pool import PooledDatabase
 from somnium_server.storage.signin_statements import REQUEST_COLUMNS, SigninStatements
 
-# Part of schema version 1 (postgres_storage.MIGRATIONS).
+# Part of schema version 1 (postgres_schema.MIGRATIONS).
 MIGRATION = """
     CREATE TABLE signin_requests (
         id TEXT PRIMARY KEY,

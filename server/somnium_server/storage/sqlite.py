@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -21,7 +20,6 @@ import orjson
 
 from somnium_server.play.ratings import RatedGame, Rating
 from somnium_server.storage import (
-    ChatMessage,
     GameNotices,
     GameRecord,
     GameUpdate,
@@ -32,198 +30,29 @@ from somnium_server.storage import (
     StoredEvent,
     User,
     VersionConflict,
-    analysis_rows,
-    chat_rows,
     rating_rows,
-    sqlite_signin,
 )
 from somnium_server.storage.game_rows import (
-    DEADLINE_MIGRATION,
     GAME_COLUMNS,
     OVERDUE,
     dumps,
     game_from_row,
     game_row,
 )
+from somnium_server.storage.sqlite_file import Checkpointer, connect
 from somnium_server.storage.sqlite_signin import SQLiteSignin
+from somnium_server.storage.sqlite_table import SQLiteTable
 
 T = TypeVar("T")
 log = logging.getLogger("somnium_server.storage")
-CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event loop
 # Sessions and users found are kept this long before the file is asked again: every request
 # looked both up. Sign-out and revoking go through delete_session, which forgets at once;
 # only a change made by another process on the same file waits out this recheck.
 RECHECK = 5.0
 CACHE_LIMIT = 100_000
-CACHE_KB = 32_768  # SQLite's page cache for the event loop's connection
-
-# Each entry moves the schema one version on; PRAGMA user_version counts those applied.
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE users (
-        id TEXT PRIMARY KEY,
-        display_name TEXT NOT NULL,
-        created_at REAL NOT NULL
-    );
-    CREATE TABLE identities (
-        provider TEXT NOT NULL,
-        subject TEXT NOT NULL,
-        user_id TEXT NOT NULL REFERENCES users(id),
-        PRIMARY KEY (provider, subject)
-    );
-    CREATE TABLE sessions (
-        token_hash TEXT PRIMARY KEY,
-        user_id TEXT NOT NULL REFERENCES users(id),
-        created_at REAL NOT NULL,
-        expires_at REAL NOT NULL
-    );
-    CREATE INDEX sessions_by_user ON sessions(user_id);
-    CREATE TABLE games (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        created_by TEXT NOT NULL,
-        seats TEXT NOT NULL,
-        status TEXT NOT NULL,
-        state TEXT NOT NULL,
-        initial_state TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        seq INTEGER NOT NULL,
-        meta TEXT NOT NULL,
-        bot_seed INTEGER NOT NULL
-    );
-    CREATE TABLE events (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seq INTEGER NOT NULL,
-        data TEXT NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    ) WITHOUT ROWID;
-    CREATE TABLE actions (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        action_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        version INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        result BLOB NOT NULL,
-        PRIMARY KEY (game_id, action_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX actions_by_version ON actions(game_id, version);
-    """,
-    sqlite_signin.MIGRATION,
-    # the state is stored as a snapshot every few actions; state_version says when it was taken
-    """
-    ALTER TABLE games ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
-    UPDATE games SET state_version = version;
-    """,
-    # a game's actions are found through the primary key (game_id first) and sorted in memory;
-    # the index cost every action one more page written to the WAL and checkpointed
-    """
-    DROP INDEX actions_by_version;
-    """,
-    rating_rows.MIGRATION,
-    # chat at the table (play/chat.py) and who blocked whom
-    """
-    CREATE TABLE chat (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        name TEXT NOT NULL,
-        role TEXT NOT NULL,
-        text TEXT NOT NULL,
-        at REAL NOT NULL,
-        at_seq INTEGER NOT NULL
-    );
-    CREATE INDEX chat_by_game ON chat(game_id, id);
-    CREATE TABLE blocks (
-        user_id TEXT NOT NULL,
-        blocked TEXT NOT NULL,
-        at REAL NOT NULL,
-        PRIMARY KEY (user_id, blocked)
-    ) WITHOUT ROWID;
-    """,
-    # when each player last had a signed stream open (live/presence.py)
-    """
-    CREATE TABLE last_seen (user_id TEXT PRIMARY KEY, at REAL NOT NULL) WITHOUT ROWID;
-    """,
-    analysis_rows.MIGRATION,  # the finished games' analyses (play/analyses.py)
-    # the clock of the player to move (play/clocks.py)
-    DEADLINE_MIGRATION.format(real="REAL"),
-)
-
-def connect(path: Path) -> sqlite3.Connection:
-    """Open (creating if needed) and migrate the database file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
-    # NORMAL in WAL mode: a commit is in the OS before we answer, so it survives a killed
-    # process; only a power loss may drop the last commits.
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA busy_timeout=5000")
-    # no checkpoints on the event loop's connection: they fsync; Checkpointer does them
-    conn.execute("PRAGMA wal_autocheckpoint=0")
-    # the pages of the games being played stay in memory: with SQLite's default 2 MB, most
-    # actions read their game's pages back from the file (a few system calls each)
-    conn.execute(f"PRAGMA cache_size=-{CACHE_KB}")
-    migrate(conn)
-    return conn
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Apply the migrations this file lacks; returns the schema version now in force."""
-    (current,) = conn.execute("PRAGMA user_version").fetchone()
-    if current > len(MIGRATIONS):
-        raise RuntimeError(
-            f"the database has schema version {current}, newer than this server's "
-            f"{len(MIGRATIONS)}"
-        )
-    for version in range(current, len(MIGRATIONS)):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for statement in MIGRATIONS[version].split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-            conn.execute(f"PRAGMA user_version={version + 1}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-    return len(MIGRATIONS)
-
-
-class Checkpointer(threading.Thread):
-    """Copies the WAL back into the database file now and then, in its own thread."""
-
-    def __init__(self, path: Path, interval: float = CHECKPOINT_INTERVAL) -> None:
-        super().__init__(name="sqlite-checkpoint", daemon=True)
-        self.path = path
-        self.interval = interval
-        self.stopping = threading.Event()
-
-    def run(self) -> None:
-        conn = sqlite3.connect(self.path, isolation_level=None)
-        try:
-            conn.execute("PRAGMA busy_timeout=1000")
-            while not self.stopping.wait(self.interval):
-                self.checkpoint(conn)
-            self.checkpoint(conn)
-        finally:
-            conn.close()
-
-    @staticmethod
-    def checkpoint(conn: sqlite3.Connection) -> None:
-        try:
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        except sqlite3.Error as error:  # busy now: the next round catches up
-            log.debug("checkpoint skipped: %s", error)
-
-    def stop(self) -> None:
-        self.stopping.set()
-        self.join()
-
-
-class SQLiteStorage(SQLiteSignin):
+class SQLiteStorage(SQLiteSignin, SQLiteTable):
     """Storage in one SQLite file; safe to open from several processes (WAL)."""
 
     def __init__(self, path: Path) -> None:
@@ -517,78 +346,6 @@ class SQLiteStorage(SQLiteSignin):
         ]
 
     shared = False  # one instance only serves an SQLite file
-
-    # -- chat and blocks ------------------------------------------------------------------------
-    async def add_chat(
-        self, game_id: str, user_id: str, name: str, role: str, text: str, at: float,
-        at_seq: int,
-    ) -> ChatMessage:
-        def work(c: sqlite3.Connection) -> int:
-            (number,) = c.execute(
-                chat_rows.INSERT_CHAT, (game_id, user_id, name, role, text, at, at_seq)
-            ).fetchone()
-            return int(number)
-
-        number = await self._write(work)
-        return ChatMessage(number, game_id, user_id, name, role, text, at, at_seq)
-
-    async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
-                      last: int | None = None) -> list[ChatMessage]:
-        rows = self._conn.execute(
-            chat_rows.SELECT_CHAT, chat_rows.chat_arguments(game_id, after, at_seq, last)
-        ).fetchall()
-        return chat_rows.messages(rows)
-
-    async def chat_message(self, message_id: int) -> ChatMessage | None:
-        row = self._conn.execute(chat_rows.SELECT_MESSAGE, (message_id,)).fetchone()
-        return ChatMessage(*row) if row else None
-
-    async def block(self, user_id: str, blocked: str) -> None:
-        row = (user_id, blocked, time.time())
-        await self._write(lambda c: c.execute(chat_rows.INSERT_BLOCK, row))
-
-    async def unblock(self, user_id: str, blocked: str) -> None:
-        await self._write(lambda c: c.execute(chat_rows.DELETE_BLOCK, (user_id, blocked)))
-
-    async def blocked_by(self, user_id: str) -> list[str]:
-        return [row[0] for row in self._conn.execute(chat_rows.SELECT_BLOCKS, (user_id,))]
-
-    # -- presence -------------------------------------------------------------------------------
-    async def mark_seen(self, user_ids: Sequence[str], at: float) -> None:
-        rows = [(user, at) for user in sorted(set(user_ids))]
-        await self._write(lambda c: c.executemany(
-            "INSERT INTO last_seen (user_id, at) VALUES (?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET at = max(at, excluded.at)", rows,
-        ))
-
-    async def last_seen(self, user_ids: Sequence[str]) -> dict[str, float]:
-        wanted = sorted(set(user_ids))
-        rows = self._conn.execute(
-            f"SELECT user_id, at FROM last_seen WHERE user_id IN ({', '.join('?' * len(wanted))})",
-            wanted,
-        ).fetchall() if wanted else []
-        return {user: float(at) for user, at in rows}
-
-    # -- analyses -------------------------------------------------------------------------------
-    async def get_analysis(self, game_id: str) -> bytes | None:
-        row = self._conn.execute(analysis_rows.SELECT_ANALYSIS, (game_id,)).fetchone()
-        return row[0].encode() if row else None
-
-    async def add_analysis(
-        self, game_id: str, data: bytes, accuracy: tuple[float | None, float | None]
-    ) -> None:
-        row = (game_id, data.decode(), *accuracy, time.time())
-        await self._write(lambda c: c.execute(analysis_rows.INSERT_ANALYSIS, row))
-
-    async def accuracies(
-        self, game_ids: Sequence[str]
-    ) -> dict[str, tuple[float | None, float | None]]:
-        if not game_ids:
-            return {}
-        rows = self._conn.execute(
-            analysis_rows.SELECT_ACCURACIES + rating_rows.marks(len(game_ids)), tuple(game_ids)
-        ).fetchall()
-        return analysis_rows.accuracies(rows)
 
     async def announce(self, kind: str, argument: str) -> None:
         """No other instance to tell."""
