@@ -91,9 +91,13 @@ class CatchUpPart(PresencePart):
         room = self.rooms.get(game_id)
         if room is None:
             record = await self.storage.get_game(game_id)
-            if record is not None and game_id not in self.rooms:
+            if record is None:
+                return
+            room = self.rooms.get(game_id)
+            if room is None:
                 await self._adopt(record)
-            return
+                return
+            # adopted meanwhile by a request, maybe at a version before this one: go on
         if room.version >= version:
             return
         async with room.lock:

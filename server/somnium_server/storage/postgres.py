@@ -276,9 +276,9 @@ class PostgresStorage(PostgresSignin, PostgresLimits, PostgresTable, PostgresLob
         """Hear every other instance's committed game changes (LISTEN), until cancelled.
 
         A lost connection is opened again; notices sent meanwhile are lost, so each time it
-        listens again `notices.resync()` compares the games with the database.
+        listens (the first time too: the games were loaded before) `notices.resync()` compares
+        the games with the database.
         """
-        first = True
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
@@ -286,10 +286,10 @@ class PostgresStorage(PostgresSignin, PostgresLimits, PostgresTable, PostgresLob
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await self.announce(HELLO, "-")
-                    if not first:
-                        notices.resync()
-                        notices.lobby_moved()
-                    first = False
+                    # what was committed before this listened (lost with a connection, or
+                    # since the games were loaded at start) is read from the database
+                    notices.resync()
+                    notices.lobby_moved()
                     async for notify in conn.notifies():
                         head, _, change = notify.payload.partition("\n")
                         instance, game_id, version = head.split(" ")
@@ -305,7 +305,6 @@ class PostgresStorage(PostgresSignin, PostgresLimits, PostgresTable, PostgresLob
                             )
             except psycopg.OperationalError as error:
                 log.warning("lost the database's notices (%s); listening again", error)
-                first = False
                 await asyncio.sleep(RELISTEN_PAUSE)
 
     async def hold_computer(self, game_id: str, seconds: float) -> bool:
