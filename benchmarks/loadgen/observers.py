@@ -129,7 +129,10 @@ class Observer:
         self.stream: EventStream | None = None
 
     def take(self, frame: bytes, now: float) -> None:
-        seq, name, data = event_of(frame)
+        try:
+            seq, name, data = event_of(frame)
+        except ValueError:  # not a game event (a chat message's id is "<seq>.<n>")
+            return
         if name == b"snapshot":
             self.watched.watchers.setdefault(self.game_id, []).append(seq)
             return
