@@ -74,8 +74,8 @@ class CatchUpPart(PresencePart):
         self.lobby.moved()
 
     def resync(self) -> None:
-        """Notices may have been missed (the listening connection was lost): every
-        unfinished game is compared with the database."""
+        """Notices may have been missed (this instance was not listening: at start, or its
+        listening connection was lost): every unfinished game is compared with the database."""
         for room in list(self.rooms.values()):
             if room.status != "finished":
                 self.notice(room.id, room.version + 1)
