@@ -12,6 +12,9 @@ from somnium_server.storage.game_rows import DEADLINE_MIGRATION
 
 log = logging.getLogger("somnium_server.storage")
 CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event loop
+# Frames (pages) in the WAL past which a checkpoint also waits for writers to pause, so that
+# SQLite starts the WAL over: 8,192 pages of 4 KB, 32 MB
+WAL_LIMIT = 8192
 CACHE_KB = 32_768  # SQLite's page cache for the event loop's connection
 
 # Each entry moves the schema one version on; PRAGMA user_version counts those applied.
@@ -120,6 +123,8 @@ def connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA busy_timeout=5000")
     # no checkpoints on the event loop's connection: they fsync; Checkpointer does them
     conn.execute("PRAGMA wal_autocheckpoint=0")
+    # the WAL file is cut back to the limit's size each time SQLite starts it over
+    conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT * 4096}")
     # the pages of the games being played stay in memory: with SQLite's default 2 MB, most
     # actions read their game's pages back from the file (a few system calls each)
     conn.execute(f"PRAGMA cache_size=-{CACHE_KB}")
@@ -150,12 +155,24 @@ def migrate(conn: sqlite3.Connection) -> int:
 
 
 class Checkpointer(threading.Thread):
-    """Copies the WAL back into the database file now and then, in its own thread."""
+    """Copies the WAL back into the database file now and then, in its own thread.
 
-    def __init__(self, path: Path, interval: float = CHECKPOINT_INTERVAL) -> None:
+    A passive checkpoint never waits for the writer, but SQLite starts the WAL over only when
+    a write begins after every frame was copied: under writes without a pause (a busy
+    server) that never happens and the file grows without end, about 16 KB per action. So
+    once the WAL holds more than `limit` frames, the passive copy (most of the work) is
+    followed by a RESTART checkpoint, which holds writers off while it copies what came in
+    meanwhile and syncs the file (a few milliseconds); the next write then starts the WAL
+    over, and `journal_size_limit` gives the file back.
+    """
+
+    def __init__(
+        self, path: Path, interval: float = CHECKPOINT_INTERVAL, limit: int = WAL_LIMIT
+    ) -> None:
         super().__init__(name="sqlite-checkpoint", daemon=True)
         self.path = path
         self.interval = interval
+        self.limit = limit
         self.stopping = threading.Event()
 
     def run(self) -> None:
@@ -168,10 +185,11 @@ class Checkpointer(threading.Thread):
         finally:
             conn.close()
 
-    @staticmethod
-    def checkpoint(conn: sqlite3.Connection) -> None:
+    def checkpoint(self, conn: sqlite3.Connection) -> None:
         try:
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            _, frames, _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if frames > self.limit:
+                conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
         except sqlite3.Error as error:  # busy now: the next round catches up
             log.debug("checkpoint skipped: %s", error)
 
