@@ -530,3 +530,39 @@ def test_both_ask_for_a_rematch_at_once_through_two_instances(
         assert rematch["game_id"] is not None, server.base
         opened.append(rematch["game_id"])
     assert opened[0] == opened[1]  # one new game, the same on both
+
+
+def until(check: Any, seconds: float) -> float:
+    """Seconds until `check()` is true, polling; fails past `seconds`."""
+    start = time.monotonic()
+    while not check():
+        assert time.monotonic() - start < seconds, "not within the time allowed"
+        time.sleep(0.05)
+    return time.monotonic() - start
+
+
+def test_signing_out_on_one_instance_ends_the_token_on_every_other_at_once(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    # each instance keeps who a token signs in as for RECHECK (5 s); a sign-out must not
+    # wait that out on the instance that did not make it
+    one, two = pair
+    ann = one.player("Ann")
+    assert on(two, ann).get("/me").status_code == 200  # now kept by the second instance
+    assert ann.get("/me").status_code == 200
+    answer = requests.post(f"{one.base}/auth/revoke", data={"token": ann.token}, timeout=10)
+    assert answer.status_code == 200
+    assert ann.get("/me").status_code == 401
+    waited = until(lambda: on(two, ann).get("/me").status_code == 401, 2.0)
+    assert waited < 2.0
+
+
+def test_a_new_name_shows_on_every_instance_at_once(pair: tuple[LiveServer, LiveServer]) -> None:
+    one, two = pair
+    ann = one.player("Ann")
+    assert on(two, ann).get("/me").json()["display_name"] == "Ann"  # kept by the second
+    answer = ann.http.patch(f"{one.base}/me", json={"display_name": "Annie"},
+                            headers=ann.headers, timeout=10)
+    assert answer.status_code == 200, answer.text
+    until(lambda: on(two, ann).get("/me").json()["display_name"] == "Annie", 2.0)
+    assert ann.get("/me").json()["display_name"] == "Annie"

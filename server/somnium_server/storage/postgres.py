@@ -28,12 +28,9 @@ from somnium_server.storage import (
     GameNotices,
     GameRecord,
     GameUpdate,
-    Identity,
     RatingChange,
-    Session,
     StoredAction,
     StoredEvent,
-    User,
     VersionConflict,
     rating_rows,
 )
@@ -51,6 +48,7 @@ from somnium_server.storage.postgres_pool import marked
 from somnium_server.storage.postgres_schema import CHANNEL, LOBBY_NOTICE, migrate
 from somnium_server.storage.postgres_signin import PostgresSignin
 from somnium_server.storage.postgres_table import PostgresTable
+from somnium_server.storage.postgres_users import FORGET_KINDS, PostgresUsers
 
 log = logging.getLogger("somnium_server.postgres")
 
@@ -78,7 +76,7 @@ def _update_statement(snapshot: bool, with_action: bool) -> str:
         f"moved AS (UPDATE games SET {changes}"
         " WHERE id = %(id)s AND version = %(expected)s RETURNING id)",
         "added AS (INSERT INTO events (game_id, seq, data) SELECT moved.id, e.seq, e.data"
-        " FROM moved, unnest(%(seqs)s::integer[], %(events)s::text[]) AS e(seq, data))",
+        " FROM moved, unnest(%(seqs)b::integer[], %(events)b::text[]) AS e(seq, data))",
     ]
     if with_action:
         parts.append(
@@ -101,7 +99,9 @@ def describe(url: str) -> str:
     return f"{parts.get('user') or ''}@{host}:{port}/{parts.get('dbname') or ''}".lstrip("@")
 
 
-class PostgresStorage(PostgresSignin, PostgresLimits, PostgresTable, PostgresLobby):
+class PostgresStorage(
+    PostgresUsers, PostgresSignin, PostgresLimits, PostgresTable, PostgresLobby
+):
     """Storage in one PostgreSQL database; any number of instances may share it.
 
     Constructing it connects once and migrates (DatabaseUnavailable if that fails); the pool
@@ -120,74 +120,6 @@ class PostgresStorage(PostgresSignin, PostgresLimits, PostgresTable, PostgresLob
             raise DatabaseUnavailable(
                 f"cannot use the database {describe(url)}: {error}".strip()
             ) from None
-
-    # -- users and sessions -----------------------------------------------------------------
-    async def create_user(self, display_name: str) -> User:
-        user = User(id=uuid.uuid4().hex, display_name=display_name, created_at=time.time())
-        await self._run(
-            "INSERT INTO users (id, display_name, created_at) VALUES (?, ?, ?)",
-            user.id, user.display_name, user.created_at,
-        )
-        return user
-
-    async def get_user(self, user_id: str) -> User | None:
-        row = await self._one(
-            "SELECT id, display_name, created_at FROM users WHERE id = ?", user_id
-        )
-        return User(*row) if row else None
-
-    async def get_users(self, user_ids: Sequence[str]) -> dict[str, User]:
-        rows = await self._all(
-            "SELECT id, display_name, created_at FROM users WHERE id = ANY(?)",
-            list(set(user_ids)),
-        )
-        return {row[0]: User(*row) for row in rows}
-
-    async def rename_user(self, user_id: str, display_name: str) -> None:
-        await self._run("UPDATE users SET display_name = ? WHERE id = ?", display_name, user_id)
-
-    async def add_identity(self, identity: Identity) -> None:
-        await self._run(
-            "INSERT INTO identities (provider, subject, user_id) VALUES (?, ?, ?)",
-            identity.provider, identity.subject, identity.user_id,
-        )
-
-    async def find_identity(self, provider: str, subject: str) -> Identity | None:
-        row = await self._one(
-            "SELECT provider, subject, user_id FROM identities"
-            " WHERE provider = ? AND subject = ?",
-            provider, subject,
-        )
-        return Identity(*row) if row else None
-
-    async def create_session(self, session: Session) -> None:
-        await self._run(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)"
-            " VALUES (?, ?, ?, ?)",
-            session.token_hash, session.user_id, session.created_at, session.expires_at,
-        )
-
-    async def get_session(self, token_hash: str) -> Session | None:
-        row = await self._one(
-            "SELECT token_hash, user_id, created_at, expires_at FROM sessions"
-            " WHERE token_hash = ?",
-            token_hash,
-        )
-        return Session(*row) if row else None
-
-    async def session_user(self, token_hash: str, now: float) -> User | None:
-        row = await self._one(  # one round trip for every signed request
-            "SELECT u.id, u.display_name, u.created_at FROM sessions s"
-            " JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?",
-            token_hash, now,
-        )
-        return User(*row) if row else None
-
-    async def delete_session(self, token_hash: str) -> None:
-        await self._run("DELETE FROM sessions WHERE token_hash = ?", token_hash)
-
-    async def purge_sessions(self, now: float) -> int:
-        return await self._run("DELETE FROM sessions WHERE expires_at <= ?", now)
 
     # -- games --------------------------------------------------------------------------------
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
@@ -285,6 +217,7 @@ class PostgresStorage(PostgresSignin, PostgresLimits, PostgresTable, PostgresLob
                     self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    self.forget("listening", "-")  # what was kept may have changed unheard
                     await self.announce(HELLO, "-")
                     # what was committed before this listened (lost with a connection, or
                     # since the games were loaded at start) is read from the database
@@ -293,7 +226,9 @@ class PostgresStorage(PostgresSignin, PostgresLimits, PostgresTable, PostgresLob
                     async for notify in conn.notifies():
                         head, _, change = notify.payload.partition("\n")
                         instance, game_id, version = head.split(" ")
-                        if game_id == LOBBY_NOTICE:  # this instance's too: it reads them
+                        if game_id in FORGET_KINDS:  # (kind and argument in these two places)
+                            self.forget(game_id, version)
+                        elif game_id == LOBBY_NOTICE:  # this instance's too: it reads them
                             notices.lobby_moved()
                         elif instance == self.instance and game_id != CHAT:
                             continue  # (its own chat notices: play/chat.py streams in their order)
