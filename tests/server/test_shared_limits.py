@@ -9,11 +9,11 @@ from collections.abc import Callable, Iterator
 import pytest
 import requests
 
-from somnium_server.api.ratelimit import MemoryBuckets
+from somnium_server.api.ratelimit import MemoryBuckets, buckets_for
 from somnium_server.config import RateLimit
 
 from ..postgres import Cluster
-from .helpers import TIMEOUT, LiveServer, server_settings
+from .helpers import TIMEOUT, LiveServer, open_test_storage, server_settings
 
 LIMITS = {"rate_create": RateLimit(4, 60), "rate_signin": RateLimit(3, 60)}
 
@@ -80,3 +80,26 @@ def test_memory_buckets_refill_at_the_limits_rate() -> None:
     now[0] += 1 / 30
     assert spend("ann") == 0.0  # one request's worth came back
     assert spend("ann") > 0
+
+
+def test_the_requests_of_one_round_are_spent_together_each_counted(pg_cluster: Cluster) -> None:
+    # one statement per kind and round; a key asked 40 times at once goes in 40 rounds
+    storage = open_test_storage(pg_cluster.new_database())
+    buckets = buckets_for(storage)
+    limit = RateLimit(30, 600)
+
+    async def at_once() -> list[float]:
+        try:
+            return list(await asyncio.gather(
+                *(buckets.spend("act", "ann", limit) for _ in range(40)),
+                *(buckets.spend("act", f"user-{n}", limit) for n in range(50)),
+                buckets.spend("join", "ann", limit),
+            ))
+        finally:
+            await storage.close()
+
+    waits = asyncio.run(at_once())
+    ann, others, join = waits[:40], waits[40:90], waits[90]
+    assert sorted(ann)[:30] == [0.0] * 30 and min(sorted(ann)[30:]) > 0
+    assert others == [0.0] * 50
+    assert join == 0.0  # another kind's bucket
