@@ -13,8 +13,8 @@ from somnium_server.storage.game_rows import DEADLINE_MIGRATION
 log = logging.getLogger("somnium_server.storage")
 CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event loop
 # Frames (pages) in the WAL past which a checkpoint also waits for writers to pause, so that
-# SQLite starts the WAL over: 8,192 pages of 4 KB, 32 MB
-WAL_LIMIT = 8192
+# SQLite starts the WAL over: 65,536 pages of 4 KB, 256 MB
+WAL_LIMIT = 65_536
 CACHE_KB = 32_768  # SQLite's page cache for the event loop's connection
 
 # Each entry moves the schema one version on; PRAGMA user_version counts those applied.
