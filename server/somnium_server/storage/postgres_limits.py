@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 
 from somnium_server.config import RateLimit
 from somnium_server.storage.postgres_pool import PooledDatabase
@@ -25,20 +26,22 @@ MIGRATION = """
 # ratelimit.gcra as one statement, on the database's clock (instances' clocks may differ), for
 # several keys of one kind: the first request of a key inserts its row, later ones move it on
 # only when allowed. `wait` records this request's answer, which RETURNING reads. A statement
-# may change a row only once, so each key appears in it once.
+# may change a row only once, so each key appears in it once; rows are taken in key order, so
+# that two statements sharing keys (two rounds, two instances) never wait for each other.
 _NOW = "extract(epoch FROM statement_timestamp())::double precision"
 _AFTER = f"GREATEST(r.full_at, {_NOW}) + %(interval)s"
 _ALLOWED = f"{_AFTER} - {_NOW} <= %(seconds)s * (1 + 1e-9)"
 SPEND = f"""
     INSERT INTO rate_limits AS r (kind, key, full_at, wait)
     SELECT %(kind)s, asked.key, {_NOW} + %(interval)s, 0
-    FROM unnest(%(keys)b::text[]) AS asked(key)
+    FROM unnest(%(keys)b::text[]) AS asked(key) ORDER BY asked.key
     ON CONFLICT (kind, key) DO UPDATE SET
         full_at = CASE WHEN {_ALLOWED} THEN {_AFTER} ELSE r.full_at END,
         wait = CASE WHEN {_ALLOWED} THEN 0 ELSE {_AFTER} - %(seconds)s - {_NOW} END
     RETURNING key, wait
 """.encode()
-FORGET = f"DELETE FROM rate_limits WHERE full_at < {_NOW}".encode()
+FORGET = f"DELETE FROM rate_limits WHERE full_at < {_NOW}"
+log = logging.getLogger("somnium_server.storage")
 FORGET_EVERY = 10_000  # statements of one instance between two sweeps of the full buckets
 
 Asked = dict[str, "asyncio.Future[float]"]  # key -> the request waiting for its answer
@@ -94,12 +97,10 @@ class PostgresLimits(PooledDatabase):
             pool = await self._opened()
             async with pool.connection() as conn:
                 cursor = await conn.execute(SPEND, {
-                    "kind": kind, "keys": list(asked),
+                    "kind": kind, "keys": sorted(asked),
                     "interval": limit.seconds / limit.count, "seconds": limit.seconds,
                 })
                 waits = {str(key): float(wait) for key, wait in await cursor.fetchall()}
-                if next(self._spent) % FORGET_EVERY == 0:
-                    await conn.execute(FORGET)  # full buckets hold no information
         except Exception as error:
             for future in asked.values():
                 if not future.done():
@@ -110,5 +111,16 @@ class PostgresLimits(PooledDatabase):
                     continue
                 if waits is None:  # this task was cancelled: the server stops
                     future.cancel()
-                else:
+                elif key in waits:
                     future.set_result(waits[key])
+                else:
+                    future.set_exception(RuntimeError(f"no rate-limit row for {kind} {key}"))
+        if next(self._spent) % FORGET_EVERY == 0:
+            await self._forget_full()
+
+    async def _forget_full(self) -> None:
+        """Delete the full buckets (they hold no information), once the requests are answered."""
+        try:
+            await self._run(FORGET)
+        except Exception as error:  # busy, or in a deadlock with a spend: next time
+            log.warning("sweeping full rate-limit buckets failed: %s", error)
