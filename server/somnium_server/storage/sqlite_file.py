@@ -15,6 +15,8 @@ CHECKPOINT_INTERVAL = 1.0  # seconds between WAL checkpoints, made off the event
 # Frames (pages) in the WAL past which a checkpoint also waits for writers to pause, so that
 # SQLite starts the WAL over: 65,536 pages of 4 KB, 256 MB
 WAL_LIMIT = 65_536
+RESTART_WAIT_MS = 50  # the longest a RESTART checkpoint waits for the writer and readers
+RESTART_REST = 10  # rounds without a RESTART after one found the file busy
 CACHE_KB = 32_768  # SQLite's page cache for the event loop's connection
 
 # Each entry moves the schema one version on; PRAGMA user_version counts those applied.
@@ -162,8 +164,11 @@ class Checkpointer(threading.Thread):
     server) that never happens and the file grows without end, about 16 KB per action. So
     once the WAL holds more than `limit` frames, the passive copy (most of the work) is
     followed by a RESTART checkpoint, which holds writers off while it copies what came in
-    meanwhile and syncs the file (a few milliseconds); the next write then starts the WAL
-    over, and `journal_size_limit` gives the file back.
+    meanwhile and syncs the file (about 20 ms here); the next write then starts the WAL over,
+    and `journal_size_limit` gives the file back. The RESTART waits at most RESTART_WAIT_MS
+    for the writer and for readers (another process may hold a read open for long); one that
+    found the file busy is not tried again for RESTART_REST rounds, so the event loop's
+    writer is never held off for long or often.
     """
 
     def __init__(
@@ -174,11 +179,12 @@ class Checkpointer(threading.Thread):
         self.interval = interval
         self.limit = limit
         self.stopping = threading.Event()
+        self._resting = 0  # rounds left without a RESTART
 
     def run(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None)
         try:
-            conn.execute("PRAGMA busy_timeout=1000")
+            conn.execute(f"PRAGMA busy_timeout={RESTART_WAIT_MS}")
             while not self.stopping.wait(self.interval):
                 self.checkpoint(conn)
             self.checkpoint(conn)
@@ -188,8 +194,12 @@ class Checkpointer(threading.Thread):
     def checkpoint(self, conn: sqlite3.Connection) -> None:
         try:
             _, frames, _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            if frames > self.limit:
-                conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+            if self._resting:
+                self._resting -= 1
+            elif frames > self.limit:
+                busy, _, _ = conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                if busy:
+                    self._resting = RESTART_REST
         except sqlite3.Error as error:  # busy now: the next round catches up
             log.debug("checkpoint skipped: %s", error)
 
