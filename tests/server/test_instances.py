@@ -26,6 +26,7 @@ from .helpers import (
     Player,
     free_port,
     make_user,
+    query,
     server_settings,
 )
 from .test_restart import _start, _stop
@@ -566,3 +567,16 @@ def test_a_new_name_shows_on_every_instance_at_once(pair: tuple[LiveServer, Live
     assert answer.status_code == 200, answer.text
     until(lambda: on(two, ann).get("/me").json()["display_name"] == "Annie", 2.0)
     assert ann.get("/me").json()["display_name"] == "Annie"
+
+
+def test_a_notice_it_cannot_read_is_passed_over(pair: tuple[LiveServer, LiveServer]) -> None:
+    # e.g. a kind that a newer version of the server sends, during a rolling upgrade
+    one, two = pair
+    ann = one.player("Ann")
+    assert on(two, ann).get("/me").status_code == 200  # kept by the second instance
+    for payload in ("someone newkind", "someone newkind with more words", "someone GAME x1"):
+        query(one.settings.database_url, "SELECT pg_notify('somnium_games', ?)", payload)
+    answer = requests.post(f"{one.base}/auth/revoke", data={"token": ann.token}, timeout=10)
+    assert answer.status_code == 200
+    # the second instance still follows the notices: the sign-out reaches it
+    until(lambda: on(two, ann).get("/me").status_code == 401, 2.0)

@@ -225,8 +225,10 @@ class PostgresStorage(
                     notices.lobby_moved()
                     async for notify in conn.notifies():
                         head, _, change = notify.payload.partition("\n")
-                        instance, game_id, version = head.split(" ")
-                        if game_id in FORGET_KINDS:  # (kind and argument in these two places)
+                        instance, game_id, version = [*head.split(" ", 2), "", ""][:3]
+                        if not version:  # (a kind some other version of the server sends)
+                            log.warning("a notice this instance cannot read: %.80r", head)
+                        elif game_id in FORGET_KINDS:  # (kind and argument in these two places)
                             self.forget(game_id, version)
                         elif game_id == LOBBY_NOTICE:  # this instance's too: it reads them
                             notices.lobby_moved()
@@ -234,10 +236,12 @@ class PostgresStorage(
                             continue  # (its own chat notices: play/chat.py streams in their order)
                         elif game_id in PEER_KINDS:
                             notices.peer(instance, game_id, version)
-                        else:
+                        elif version.isascii() and version.isdigit():
                             notices.notice(
                                 game_id, int(version), read_carried(change, int(version))
                             )
+                        else:
+                            log.warning("a notice this instance cannot read: %.80r", head)
             except psycopg.OperationalError as error:
                 log.warning("lost the database's notices (%s); listening again", error)
                 await asyncio.sleep(RELISTEN_PAUSE)
