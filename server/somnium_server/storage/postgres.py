@@ -225,10 +225,12 @@ class PostgresStorage(
                     notices.lobby_moved()
                     async for notify in conn.notifies():
                         head, _, change = notify.payload.partition("\n")
-                        instance, game_id, version = [*head.split(" ", 2), "", ""][:3]
-                        if not version:  # (a kind some other version of the server sends)
+                        parts = head.split(" ", 2)
+                        if len(parts) < 3:  # (a kind some other version of the server sends)
                             log.warning("a notice this instance cannot read: %.80r", head)
-                        elif game_id in FORGET_KINDS:  # (kind and argument in these two places)
+                            continue
+                        instance, game_id, version = parts
+                        if game_id in FORGET_KINDS:  # (kind and argument in these two places)
                             self.forget(game_id, version)
                         elif game_id == LOBBY_NOTICE:  # this instance's too: it reads them
                             notices.lobby_moved()
