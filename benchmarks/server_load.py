@@ -15,7 +15,9 @@ For each: the achieved actions/s, the mover's round trip (request to answer), th
 the request to the action's event on the mover's own stream and on the other streams (the
 opponent's, or the observers'), events never delivered, games ended and rematches, and the CPU
 time of the server processes (and of PostgreSQL's, given its pid or cluster) per action, from
-/proc. One table at the end.
+/proc. One table at the end. The load generator's own pauses are part of every delay it times:
+it collects no cyclic garbage while a phase is measured (a collection of its heap took up to
+120 ms), and the table shows how late its event loop ran (p99).
 
 By default it starts this checkout's `somnium-server` as a process of its own on 127.0.0.1
 (uvicorn, a fresh SQLite file in a temp directory, local accounts for the players' sign-in, the
@@ -132,9 +134,11 @@ async def main(args: argparse.Namespace) -> None:
             print(bench.asked.line(args.analyses_per_second))
         print("\nround trip: request to answer; own stream: request to the action's event on "
               "the mover's stream;\nother streams: to the opponent's (players' rows) or every "
-              "observer's; lost: events a stream never showed;\nCPU: user + system time of the "
-              "server processes (and the database's) from /proc, per action; the load "
-              "generator's\nshare of a core counts this process and the observers' process.\n"
+              "observer's; lost: events a stream never showed;\ngenerator late: how late the load "
+              "generator's own event loop ran (p99), a part of any delay it measures;\n"
+              "CPU: user + system time of the server processes (and the database's) from "
+              "/proc, per action; the load generator's\nshare of a core counts this process and "
+              "the observers' process.\n"
               f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         if servers is not None:
@@ -162,7 +166,8 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     add("--rate", type=_bounded(0.1, 100_000), default=1000,
         help="paced actions/s over all games (default 1000)")
     add("--paced-seconds", type=_bounded(0.5, 600), default=20)
-    add("--saturation-seconds", type=_bounded(0, 600), default=10)
+    add("--saturation-seconds", type=_bounded(0, 600), default=10,
+        help="0: no saturation scenario")
     add("--spread", type=_bounded(0, 80, int), default=48,
         help="each table first makes a random number of actions below this, unmeasured, so "
              "that games are at every stage (default 48)")

@@ -9,7 +9,8 @@ from .players import Phase, Run
 
 COLUMNS = ("scenario", "actions/s", "round trip ms p50 / p95 / p99 / max",
            "own stream ms p50 / p99", "move -> other streams ms p50 / p99 / max", "lost",
-           "ended / rematches", "errors", "CPU us per action: server / database = both",
+           "ended / rematches", "errors", "generator late ms p99",
+           "CPU us per action: server / database = both",
            "CPU % of a core: server / load generator")  # players + observers
 
 
@@ -52,7 +53,8 @@ class Row:
             self.scenario, f"{actions / wall:.0f}" if wall > 0 else "-",
             spread(phase.round_trips, (0.5, 0.95, 0.99, 1.0)), spread(self.own, (0.5, 0.99)),
             spread(self.other, (0.5, 0.99, 1.0)), str(self.lost),
-            f"{phase.games_ended} / {phase.rematches}", str(phase.errors), per_action,
+            f"{phase.games_ended} / {phase.rematches}", str(phase.errors),
+            spread(phase.lags, (0.99,)), per_action,
             " / ".join(f"{100 * used / wall:.0f}" if used is not None and wall > 0 else "-"
                        for used in (cpu.get("server"),
                                     cpu.get("generator", 0) + cpu.get("observers", 0))),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import multiprocessing
 import time
 from dataclasses import dataclass, field
@@ -186,7 +187,10 @@ async def _observe(targets: list[tuple[str, str]], conn: Connection) -> None:
     except (BenchError, OSError, TimeoutError) as error:
         conn.send(("error", str(error) or repr(error)))
         return
+    gc.collect()
+    gc.disable()  # its pauses would count as delays of the server: collected after the run
     await loop.run_in_executor(None, conn.recv)  # "stop"
+    gc.enable()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

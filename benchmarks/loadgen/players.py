@@ -52,6 +52,7 @@ class Phase:
     games_ended: int = 0
     rematches: int = 0
     errors: int = 0
+    lags: list[float] = field(default_factory=list)  # how late the generator's loop ran, s
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds used in the phase
 
 
@@ -200,6 +201,7 @@ class Table:
     async def _play(self, player: Player) -> None:
         asked_rematch = ""
         while self.run.phase is not STOP:
+            player.wake.clear()  # before looking: whatever changes from here on wakes the wait
             stream = player.stream
             assert stream is not None
             if stream.ended:
@@ -215,7 +217,6 @@ class Table:
                     continue
             elif view.get("turn") == player.seat and await self._act(player, stream):
                 continue
-            player.wake.clear()
             await player.wake.wait()
 
     async def _act(self, player: Player, stream: GameStream) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import secrets
 import time
 from collections.abc import Sequence
@@ -20,6 +21,17 @@ from .players import STOP, Phase, Player, Run, Table, seat_tables
 from .servers import BenchError, CpuSource, own_cpu_seconds
 
 SIGN_INS_AT_ONCE = 16
+LAG_TICK = 0.002  # seconds between the load generator's looks at its own event loop
+
+
+async def note_lags(phase: Phase) -> None:
+    """Until cancelled, how much later than asked a short sleep ends: the time a reply waits
+    in the load generator before it is timed."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time() + LAG_TICK
+        await asyncio.sleep(LAG_TICK)
+        phase.lags.append(max(0.0, loop.time() - asked))
 
 
 class Bench:
@@ -70,8 +82,16 @@ class Bench:
 
     async def measure(self, run: Run, phase: Phase, seconds: float,
                       extra: Sequence[CpuSource] = ()) -> None:
-        """Run `phase` for `seconds`, noting the CPU each part used meanwhile."""
+        """Run `phase` for `seconds`, noting the CPU each part used meanwhile.
+
+        The load generator's garbage collector waits until the phase is over: its pauses (up
+        to 120 ms with the heap of a run) would be counted as the servers' delays. How late
+        the generator's own event loop runs meanwhile is noted (`phase.lags`).
+        """
         sources = [*self.sources, *extra]
+        gc.collect()
+        gc.disable()
+        lateness = asyncio.create_task(note_lags(phase))
         before = {s.name: s.seconds() for s in sources}
         own = own_cpu_seconds()
         run.begin(phase)
@@ -80,6 +100,9 @@ class Bench:
             raise BenchError(run.error or "a player failed")
         except TimeoutError:
             pass
+        finally:
+            lateness.cancel()
+            gc.enable()
         phase.cpu = {s.name: s.seconds() - before[s.name] for s in sources}
         phase.cpu["generator"] = own_cpu_seconds() - own
 
@@ -133,7 +156,8 @@ class Bench:
             await self.measure(run, paced, args.paced_seconds)
             with_analyses = await self.with_analyses(run)
             saturation = Phase("saturation")
-            await self.measure(run, saturation, args.saturation_seconds)
+            if args.saturation_seconds:
+                await self.measure(run, saturation, args.saturation_seconds)
         finally:
             await self.finish(run, tasks)
         beside = [] if with_analyses is None else [Row(
@@ -143,8 +167,8 @@ class Bench:
             Row(f"paced: {args.games} games at {args.rate:g}/s", paced,
                 *own_and_other(paced, run)),
             *beside,
-            Row(f"saturation: {args.games} games", saturation,
-                *own_and_other(saturation, run)),
+            *([Row(f"saturation: {args.games} games", saturation,
+                   *own_and_other(saturation, run))] if args.saturation_seconds else []),
         ]
 
     async def with_analyses(self, run: Run) -> Phase | None:
