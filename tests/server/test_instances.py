@@ -578,3 +578,25 @@ def test_a_notice_it_cannot_read_is_passed_over(pair: tuple[LiveServer, LiveServ
     assert answer.status_code == 200
     # the second instance still follows the notices: the sign-out reaches it
     until(lambda: on(two, ann).get("/me").status_code == 401, 2.0)
+
+
+def test_a_game_made_while_an_instance_was_not_listening_joins_its_lobby(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    # the notice of a game made while the second instance's listening connection is down
+    # is lost; listening again, it reads what it missed and lists the game
+    one, two = pair
+    ann = one.player("Ann")
+    url = one.settings.database_url
+    listening = ("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                 " WHERE datname = current_database() AND left(query, 7) = 'LISTEN '")
+    assert len(query(url, listening)) == 2  # both instances' connections cut
+    game_id = ann.create(name="made unheard")["id"]  # (they listen again after a second)
+
+    def listed() -> list[str]:
+        answer = requests.get(f"{two.base}/games", timeout=10)
+        assert answer.status_code == 200
+        return [game["id"] for game in answer.json()]
+
+    assert game_id not in listed()  # not asked for by id: nothing else brings it
+    until(lambda: game_id in listed(), 5.0)

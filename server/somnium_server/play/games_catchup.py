@@ -75,10 +75,15 @@ class CatchUpPart(PresencePart):
 
     def resync(self) -> None:
         """Notices may have been missed (this instance was not listening: at start, or its
-        listening connection was lost): every unfinished game is compared with the database."""
-        for room in list(self.rooms.values()):
-            if room.status != "finished":
-                self.notice(room.id, room.version + 1)
+        listening connection was lost): every game is compared with the database."""
+        self._spawn(self._resync())
+
+    async def _resync(self) -> None:
+        """Games made or changed unheard are read: a game made meanwhile joins the lobby."""
+        for game_id, version in (await self.storage.game_versions()).items():
+            room = self.rooms.get(game_id)
+            if room is None or room.version < version:
+                self.notice(game_id, version)
 
     async def changed(
         self, game_id: str, version: int, change: CarriedChange | None = None

@@ -346,6 +346,11 @@ class Storage(SigninStorage, ChatStorage, AnalysisStorage, Protocol):
 
     async def list_games(self) -> list[GameRecord]: ...
 
+    async def game_versions(self) -> dict[str, int]:
+        """Every stored game's id and version: what an instance that missed notices checks
+        its games against."""
+        ...
+
     async def overdue_games(self, now: float) -> list[tuple[str, int]]:
         """The games being played whose deadline is `now` or earlier: (id, version)."""
         ...

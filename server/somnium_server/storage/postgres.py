@@ -278,6 +278,10 @@ class PostgresStorage(
         rows = await self._all(f"SELECT {GAME_COLUMNS} FROM games ORDER BY created_at")
         return [game_from_row(row) for row in rows]
 
+    async def game_versions(self) -> dict[str, int]:
+        return {game_id: version
+                for game_id, version in await self._all("SELECT id, version FROM games")}
+
     async def overdue_games(self, now: float) -> list[tuple[str, int]]:
         return [(row[0], row[1]) for row in await self._all(OVERDUE, now)]
 

@@ -324,6 +324,9 @@ class SQLiteStorage(SQLiteSignin, SQLiteTable):
         ).fetchall()
         return [game_from_row(row) for row in rows]
 
+    async def game_versions(self) -> dict[str, int]:
+        return dict(self._conn.execute("SELECT id, version FROM games").fetchall())
+
     async def overdue_games(self, now: float) -> list[tuple[str, int]]:
         return [(row[0], row[1]) for row in self._conn.execute(OVERDUE, (now,))]
 
