@@ -143,33 +143,26 @@ class OnlineBase(QObject):
         game = self.current
         return game is not None and not game.closed and game.game_id == game_id
 
-    # ----- what each part does for the others (OnlinePlay has them all) -----
-    def _wire(self, panel: LobbyPanel, window: QWidget) -> None:
-        raise NotImplementedError
+    # ----- what each part does for the others: declared for the type checker only, since
+    # the parts that define them (SignInPart, GamesPart, OnlinePlay) come first in OnlinePlay
+    if TYPE_CHECKING:
+        def _wire(self, panel: LobbyPanel, window: QWidget) -> None: ...
 
-    def _set_account(self, account: Account | None) -> None:
-        raise NotImplementedError
+        def _set_account(self, account: Account | None) -> None: ...
 
-    def sign_in(self, then: Callable[[], None] | None = None, why: str = "") -> None:
-        raise NotImplementedError
+        def sign_in(self, then: Callable[[], None] | None = None, why: str = "") -> None: ...
 
-    def _signed_in_then(self, action: Callable[[], None], why: str) -> None:
-        raise NotImplementedError
+        def _signed_in_then(self, action: Callable[[], None], why: str) -> None: ...
 
-    def _lost_sign_in(self) -> None:
-        raise NotImplementedError
+        def _lost_sign_in(self) -> None: ...
 
-    def _restore_sign_in(
-        self, client: LobbyClient, key: str, then: Callable[[], None] | None = None,
-        again: bool = False,
-    ) -> None:
-        raise NotImplementedError
+        def _restore_sign_in(
+            self, client: LobbyClient, key: str, then: Callable[[], None] | None = None,
+            again: bool = False,
+        ) -> None: ...
 
-    def _open(self, game_id: str, first: GameSummary | None) -> None:
-        raise NotImplementedError
+        def _open(self, game_id: str, first: GameSummary | None) -> None: ...
 
-    def _back_to_game(self) -> None:
-        raise NotImplementedError
+        def _back_to_game(self) -> None: ...
 
-    def _open_lobby_stream(self, last_event_id: str | None = None) -> None:
-        raise NotImplementedError
+        def _open_lobby_stream(self, last_event_id: str | None = None) -> None: ...
