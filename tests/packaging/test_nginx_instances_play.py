@@ -84,8 +84,9 @@ def _last_seq(seen: list[ServerEvent]) -> int:
 
 
 def _act(players: dict[int, Player], game_id: str, detail: dict[str, Any],
-         rng: random.Random) -> dict[str, Any]:
-    """The player to move plays a random legal action; the game as its answer leaves it.
+         rng: random.Random) -> tuple[dict[str, Any], int]:
+    """The player to move plays a random legal action: the game as its answer leaves it, and
+    how many requests that took (nginx logs each one).
 
     nginx answers 502 for an action it sent to an instance that died under it (it does not
     resend a POST that may have been applied): the app sends it again under the same id. A
@@ -96,15 +97,17 @@ def _act(players: dict[int, Player], game_id: str, detail: dict[str, Any],
     action_id = f"{player.name}-{detail['version']}"
     action = rng.choice(view["legal"])
     answer = player.act(game_id, detail["version"], action, action_id)
+    requests = 1
     for _ in range(3):
         if answer.status_code == 429:
             time.sleep(float(answer.headers["Retry-After"]))
         elif answer.status_code != 502:
             break
         answer = player.act(game_id, detail["version"], action, action_id)
+        requests += 1
     assert answer.status_code == 200, answer.text
     result = answer.json()
-    return {**detail, "version": result["version"], "view": result["view"]}
+    return {**detail, "version": result["version"], "view": result["view"]}, requests
 
 
 def test_a_whole_game_through_nginx_is_spread_over_both_instances(site: Site) -> None:
@@ -120,13 +123,14 @@ def test_a_whole_game_through_nginx_is_spread_over_both_instances(site: Site) ->
     rng = random.Random(21)
     players = {0: ann, 1: bob}
     detail = ann.get(f"/games/{game_id}").json()
-    actions = 0
+    actions = requests = 0
     while not detail["view"]["over"]:
         assert actions < 400, "the game did not end"
-        detail = _act(players, game_id, detail, rng)
+        detail, sent = _act(players, game_id, detail, rng)
         actions += 1
-    # both instances answered the game's actions
-    assert set(_logged(site.proxy, f"POST /games/{game_id}/actions ", actions)) == addresses
+        requests += sent
+    # both instances answered the game's actions (and any sent again after a 429)
+    assert set(_logged(site.proxy, f"POST /games/{game_id}/actions ", requests)) == addresses
 
     log = ann.get(f"/games/{game_id}/log").json()
     assert [entry["seq"] for entry in log] == list(range(1, len(log) + 1))
@@ -167,7 +171,7 @@ def test_kill_9_under_the_apps_stream_and_it_resumes_through_nginx(site: Site) -
                       "the stream fell behind")
                 site.kill_9(held)  # mid-game, under the app's stream
                 before_kill = list(acknowledged)
-            detail = _act(players, game_id, detail, rng)  # through nginx, to the live one
+            detail, _ = _act(players, game_id, detail, rng)  # through nginx, to the live one
             acknowledged.append(detail["version"])
         assert len(acknowledged) > 12, "the game ended before the kill"
 

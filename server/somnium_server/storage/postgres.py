@@ -20,6 +20,7 @@ import orjson
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
+from somnium_server.live.events import event_number
 from somnium_server.live.peers import CHAT, HELLO
 from somnium_server.live.peers import KINDS as PEER_KINDS
 from somnium_server.play.ratings import RatedGame, Rating
@@ -238,10 +239,8 @@ class PostgresStorage(
                             continue  # (its own chat notices: play/chat.py streams in their order)
                         elif game_id in PEER_KINDS:
                             notices.peer(instance, game_id, version)
-                        elif version.isascii() and version.isdigit():
-                            notices.notice(
-                                game_id, int(version), read_carried(change, int(version))
-                            )
+                        elif (number := event_number(version)) is not None:
+                            notices.notice(game_id, number, read_carried(change, number))
                         else:
                             log.warning("a notice this instance cannot read: %.80r", head)
             except psycopg.OperationalError as error:
