@@ -580,6 +580,25 @@ def test_a_notice_it_cannot_read_is_passed_over(pair: tuple[LiveServer, LiveServ
     until(lambda: on(two, ann).get("/me").status_code == 401, 2.0)
 
 
+def test_a_sign_out_unheard_is_never_taken_from_what_was_kept(
+    pair: tuple[LiveServer, LiveServer], caplog: pytest.LogCaptureFixture,
+) -> None:
+    # while the second instance is not listening, the first's sign-out notice cannot reach
+    # it: it then asks the database about every token instead of trusting what it kept
+    one, two = pair
+    ann = one.player("Ann")
+    assert on(two, ann).get("/me").status_code == 200  # kept by the second
+    url = one.settings.database_url
+    listening = ("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                 " WHERE datname = current_database() AND left(query, 7) = 'LISTEN '")
+    assert len(query(url, listening)) == 2
+    # both found their connection lost (they listen again a second later)
+    until(lambda: caplog.text.count("lost the database's notices") == 2, 2.0)
+    answer = requests.post(f"{one.base}/auth/revoke", data={"token": ann.token}, timeout=10)
+    assert answer.status_code == 200
+    assert on(two, ann).get("/me").status_code == 401
+
+
 def test_a_game_made_while_an_instance_was_not_listening_joins_its_lobby(
     pair: tuple[LiveServer, LiveServer],
 ) -> None:

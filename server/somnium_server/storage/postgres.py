@@ -218,7 +218,7 @@ class PostgresStorage(
                     self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
-                    self.forget("listening", "-")  # what was kept may have changed unheard
+                    self.hear(True)  # (what was kept may have changed unheard)
                     await self.announce(HELLO, "-")
                     # what was committed before this listened (lost with a connection, or
                     # since the games were loaded at start) is read from the database
@@ -244,6 +244,7 @@ class PostgresStorage(
                         else:
                             log.warning("a notice this instance cannot read: %.80r", head)
             except psycopg.OperationalError as error:
+                self.hear(False)  # sign-outs elsewhere go unheard: keep no token meanwhile
                 log.warning("lost the database's notices (%s); listening again", error)
                 await asyncio.sleep(RELISTEN_PAUSE)
 

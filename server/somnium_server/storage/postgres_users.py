@@ -5,7 +5,8 @@ action a round trip, so the answer is kept for RECHECK seconds. Sign-out (and re
 sign-in's sessions, which signs out each) and renaming change what is kept: the instance that
 makes the change forgets at once and tells the others on the notice channel ("signout <token
 hash>", "renamed <user id>"), which forget as soon as they hear it. Notices may be lost with
-the listening connection: each time an instance listens again it forgets everything it kept.
+the listening connection: an instance keeps nothing while it is not listening (from the loss
+of its connection until it listens again), and forgets everything when the connection is lost.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class PostgresUsers(PooledDatabase):
         super().__init__(url, pool_size)
         self._signed: dict[str, Signed] = {}  # token hash -> its user, while kept
         self._forgotten = 0  # counts forgettings: a read that saw one meanwhile is not kept
+        self._hearing = False  # the notice channel is heard: what is kept would be told to go
 
     async def create_user(self, display_name: str) -> User:
         user = User(id=uuid.uuid4().hex, display_name=display_name, created_at=time.time())
@@ -118,7 +120,7 @@ class PostgresUsers(PooledDatabase):
         if row is None:  # not kept: a session made meanwhile on another instance counts
             return None
         user = User(row[0], row[1], row[2])
-        if forgotten == self._forgotten:
+        if forgotten == self._forgotten and self._hearing:
             if len(self._signed) >= KEPT_LIMIT:
                 self._signed.clear()
             self._signed[token_hash] = Signed(clock + RECHECK, float(row[3]), user)
@@ -134,6 +136,18 @@ class PostgresUsers(PooledDatabase):
 
     async def purge_sessions(self, now: float) -> int:
         return await self._run("DELETE FROM sessions WHERE expires_at <= ?", now)
+
+    @property
+    def hearing(self) -> bool:
+        """The notice channel is heard: a sign-out or a rename elsewhere would reach this
+        instance, so what it kept may be trusted until RECHECK."""
+        return self._hearing
+
+    def hear(self, hearing: bool) -> None:
+        """The notice channel was opened (True) or lost (False): nothing kept before is
+        trusted any more, and nothing is kept until it is heard again."""
+        self._hearing = hearing
+        self.forget("listening" if hearing else "lost", "-")
 
     def forget(self, kind: str, argument: str) -> None:
         """Drop what is kept about a signed-out token or a renamed user (a notice's kind and
