@@ -1,4 +1,4 @@
-"""A plain action's notice carries the change itself to the other instances (PostgreSQL)."""
+"""An action's notice carries the change itself to the other instances (PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -45,15 +45,31 @@ def test_an_action_between_snapshots_reads_back_as_it_was_written() -> None:
     assert [e.json() for e in change.events] == [e.json() for e in EVENTS]  # the same bytes
 
 
-def test_snapshots_changes_without_an_action_and_big_changes_go_by_name_only() -> None:
+def test_an_action_stored_with_a_snapshot_carries_the_seats_and_meta_too() -> None:
+    # every few actions, and the game's end: the seats and meta are stored (and may change)
+    seats = [{"kind": "person", "user_id": "user-a", "name": "Ann"}]
+    record = replace(_record(2, 3, snapshot_version=2), seats=seats, meta={"claimed": 1},
+                     status="finished")
+    change = read_carried(carried(replace(_update(EVENTS), record=record))[1:], 2)
+    assert change is not None
+    assert (change.seats, change.meta, change.status) == (seats, {"claimed": 1}, "finished")
+    assert change.events == EVENTS
+    # between snapshots neither is sent: the room keeps its own
+    plain = read_carried(carried(_update(EVENTS))[1:], 2)
+    assert plain is not None and plain.seats is None and plain.meta is None
+
+
+def test_changes_without_an_action_and_big_changes_go_by_name_only() -> None:
     update = _update(EVENTS)
-    assert carried(replace(update, record=_record(2, 3, snapshot_version=2))) == ""
     assert carried(replace(update, action=None)) == ""
     big = [StoredEvent(2, {"seq": 2, "version": 2, "event": {"pad": "x" * LIMIT}})]
     assert carried(_update(big)) == ""
     assert read_carried("", 2) is None
     assert read_carried('{"status": "playing"}', 2) is None  # unreadable: read the database
     assert read_carried("not json\n2 {}", 2) is None
+    head = '{"status": "playing", "seq": 3, "deadline": null, "action_id": "a", "user_id": "u",'
+    lone = head + ' "seat": 0, "action": {}, "seats": []}'  # seats without meta: not read
+    assert read_carried(lone, 2) is None
 
 
 class Heard:
@@ -88,7 +104,7 @@ def test_another_instance_hears_the_change_it_would_have_read(pg_cluster: Cluste
             await asyncio.sleep(0.5)  # listening
             await writer.create_game(_record(1, 1), [StoredEvent(1, {"seq": 1})])
             await writer.update_game(_update(EVENTS))
-            await writer.update_game(GameUpdate(  # a snapshot: by name only
+            await writer.update_game(GameUpdate(  # no action (a join): by name only
                 _record(3, 4, snapshot_version=3), 2, [StoredEvent(4, {"seq": 4})]
             ))
             give_up = time.monotonic() + 10

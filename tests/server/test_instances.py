@@ -17,6 +17,8 @@ import pytest
 import requests
 
 from somnium_desktop.client.sse import EventStream, ServerEvent
+from somnium_server.storage import GameRecord
+from somnium_server.storage.postgres import PostgresStorage
 
 from ..postgres import Cluster
 from .helpers import (
@@ -26,6 +28,7 @@ from .helpers import (
     Player,
     free_port,
     make_user,
+    play_until_over,
     query,
     server_settings,
 )
@@ -136,6 +139,42 @@ def test_a_whole_game_across_two_instances(pair: tuple[LiveServer, LiveServer]) 
     for server in (one, two):
         shown = server.get(f"/games/{game_id}").json()
         assert shown["status"] == "finished" and shown["version"] == detail["version"]
+
+
+class GameReading(PostgresStorage):
+    """The real PostgreSQL storage, counting the games it reads back whole."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.games_read = 0
+
+    async def get_game(self, game_id: str) -> GameRecord | None:
+        self.games_read += 1
+        return await super().get_game(game_id)
+
+
+def test_the_other_instance_takes_every_action_from_its_notice(pg_cluster: Cluster) -> None:
+    # the game's end (stored with a snapshot, as every 32nd action) too: the instance that
+    # only streams the game plays each action on its own copy without reading the game back
+    url = pg_cluster.new_database()
+    reading = GameReading(url)
+    one, two = LiveServer(server_settings(url)), LiveServer(server_settings(url), storage=reading)
+    try:
+        ann, bob, game_id = started(one)
+        watcher = EventReader(f"{two.base}/games/{game_id}/events")
+        start = int(watcher.next().json()["game"]["seq"])  # (the second adopts the game)
+        read_before = reading.games_read
+        detail = play_until_over(game_id, {0: ann, 1: bob}, random.Random(5))
+        watcher.until(lambda e: e.event == "game_ended")
+        log = ann.get(f"/games/{game_id}/log").json()
+        assert numbered(watcher) == [(entry["seq"], entry) for entry in log if entry["seq"] > start]
+        assert reading.games_read == read_before
+        shown = two.get(f"/games/{game_id}").json()
+        assert (shown["status"], shown["version"]) == ("finished", detail["version"])
+        watcher.close()
+    finally:
+        one.stop()
+        two.stop()
 
 
 def test_last_event_id_resumes_on_the_other_instance(

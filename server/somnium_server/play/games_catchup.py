@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
-from somnium_desktop.game import action_from_dict, replay
+from somnium_desktop.game import action_from_dict, replay, state_to_dict
 from somnium_server.play import clocks
 from somnium_server.play.games_base import (
     rebuilt_answers,
@@ -146,14 +146,19 @@ class CatchUpPart(PresencePart):
         return True
 
     async def _take_carried(self, room: GameRoom, version: int, change: CarriedChange) -> None:
-        """Take a plain action another instance committed, as its notice carried it (the
-        caller holds the room's lock; the room is at the version before): the engine plays
-        the action on the room's state, the events are the stored ones. Seats, meta and the
-        snapshot did not change (see GameUpdate)."""
+        """Take an action another instance committed, as its notice carried it (the caller
+        holds the room's lock; the room is at the version before): the engine plays the
+        action on the room's state, the events are the stored ones. Between snapshots seats
+        and meta did not change (see GameUpdate); an action stored with a snapshot carries
+        them, and the room's snapshot becomes its new state, as stored."""
         action = change.action
         seated = seated_people(room)
         room.state = replay(room.state, [(action.seat, action_from_dict(action.action))])
         room.status = change.status
+        if change.seats is not None and change.meta is not None:
+            room.seats = [Seat(**seat) for seat in change.seats]
+            room.meta = change.meta
+            room.snapshot = (version, state_to_dict(room.state))
         self._moved_on(room, version, change.seq, change.deadline, change.events, [action])
         self._seat_index(room, seated)
         self._presence_changed(room)

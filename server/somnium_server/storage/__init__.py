@@ -135,6 +135,10 @@ class CarriedChange:
     deadline: float | None
     action: StoredAction  # its result is empty: the answer is rebuilt from the events
     events: list[StoredEvent]
+    # with an action whose commit stored a snapshot (every few actions, and the game's end):
+    # the seats and meta stored with it, which such a change may also set; None otherwise
+    seats: list[dict[str, Any]] | None = None
+    meta: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
