@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import time
@@ -13,7 +14,7 @@ import requests
 
 from somnium_desktop import __version__
 from somnium_desktop.assets import APP_ID, shipped_files
-from tests.server.helpers import free_port
+from tests.server.helpers import Player, free_port, make_user, play_until_over
 
 from .scripts import packaging_module
 from .test_smoke import isolated_env
@@ -47,12 +48,19 @@ def _processes_of(executable: Path) -> list[int]:
     return found
 
 
+def _parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+
+
 def _serve_from(executable: Path, tmp_path: Path, env: dict[str, str]) -> None:
-    """The bundled server answers /health (uvicorn, uvloop and FastAPI work frozen)."""
+    """The bundled server answers /health (uvicorn, uvloop and FastAPI work frozen) and
+    judges a finished game in its analysis worker (a second run of the executable)."""
     port = free_port()
+    database = tmp_path / "bundle.sqlite3"
     server = subprocess.Popen(
         [str(executable), "-m", "somnium_server", "--port", str(port),
-         "--database", str(tmp_path / "bundle.sqlite3"), "--access-log", "false"],
+         "--database", str(database), "--access-log", "false",
+         "--rate-act", "1000/1"],  # (the game below is played as fast as it answers)
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -66,6 +74,13 @@ def _serve_from(executable: Path, tmp_path: Path, env: dict[str, str]) -> None:
                 assert time.monotonic() < deadline, "the bundled server did not start"
                 time.sleep(0.1)
         assert health.json() == {"status": "ok", "version": __version__}
+        _analyse_a_game(f"http://127.0.0.1:{port}", database)
+        # judged in the worker: a process of the same executable that multiprocessing's
+        # spawn started as the server's child (beside its resource tracker)
+        children = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                    for pid in _processes_of(executable.resolve()) if pid != server.pid}
+        forked = [pid for pid, args in children.items() if b"--multiprocessing-fork" in args]
+        assert len(forked) == 1 and _parent_of(forked[0]) == server.pid
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -136,6 +151,21 @@ def test_the_bundle_holds_what_it_declares(bundle: Path) -> None:
     )
 
 
+def _analyse_a_game(base: str, database: Path) -> None:
+    """A game played to its end through the bundled server, then its analysis: judged in a
+    worker process that multiprocessing spawns from the frozen executable."""
+    ann, bob = (Player(base, *make_user(database, name), name) for name in ("Ann", "Bob"))
+    game_id = str(ann.create()["id"])
+    assert bob.post(f"/games/{game_id}/join").status_code == 200
+    seats = {p["user_id"]: i for i, p in enumerate(ann.get(f"/games/{game_id}").json()["players"])}
+    play_until_over(game_id, {seats[ann.user_id]: ann, seats[bob.user_id]: bob},
+                    random.Random(5))
+    answer = requests.get(f"{base}/games/{game_id}/analysis", timeout=60)
+    assert answer.status_code == 200, answer.text
+    decisions = answer.json()["decisions"]
+    assert decisions and [d["step"] for d in decisions] == list(range(len(decisions)))
+
+
 @pytest.mark.slow
 def test_a_signal_to_the_bundle_ends_the_app_and_its_server(bundle: Path, tmp_path: Path) -> None:
     # One process tree, the app at its top: its built-in server is its child (a second run of
@@ -152,8 +182,7 @@ def test_a_signal_to_the_bundle_ends_the_app_and_its_server(bundle: Path, tmp_pa
         assert app.pid in running
         children = [pid for pid in running if pid != app.pid]
         for pid in children:
-            parent = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1]
-            assert int(parent) == app.pid, "a process of the bundle is not the app's child"
+            assert _parent_of(pid) == app.pid, "a process of the bundle is not the app's child"
         app.send_signal(signal.SIGTERM)
         app.wait(timeout=30)
         deadline = time.monotonic() + 30
