@@ -21,18 +21,21 @@ class PostgresLobby(PooledDatabase):
     async def add_lobby_events(self, events: list[bytes], key: str) -> None:
         """Numbered under a lock held to the commit: ids become visible in their order, so
         a reader reading after its newest id never skips one. A batch is stored once: a
-        retry whose first try did commit finds its key and adds nothing."""
-        async with self._transaction() as conn:
+        retry whose first try did commit finds its key and adds nothing (its notice then
+        makes the readers find nothing new).
+
+        The statements go in one pipeline (one wait for the database, not one each); the
+        server still runs them in order, each reading the table as it is once the ones
+        before it are done, so the numbering sees every id committed before the lock."""
+        async with self._transaction() as conn, conn.pipeline():
             await conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOBBY_LOCK,))
-            cursor = await conn.execute(
+            await conn.execute(
                 "INSERT INTO lobby_events (id, data, batch) SELECT"
                 " coalesce((SELECT max(id) FROM lobby_events), 0) + n, e, %s"
-                " FROM unnest(%s::text[]) WITH ORDINALITY AS t(e, n)"
+                " FROM unnest(%b::text[]) WITH ORDINALITY AS t(e, n)"
                 " WHERE NOT EXISTS (SELECT 1 FROM lobby_events WHERE batch = %s)",
                 (key, [event.decode() for event in events], key),
             )
-            if not cursor.rowcount:
-                return
             await conn.execute(
                 "DELETE FROM lobby_events WHERE id <= (SELECT max(id) FROM lobby_events) - %s",
                 (LOBBY_KEPT,),
