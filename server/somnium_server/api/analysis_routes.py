@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from somnium_server.api.errors import responses
-from somnium_server.api.models import GameAnalysis, GameId
+from somnium_server.api.models import GameAnalysis, GamePath
 from somnium_server.context import MAYBE_SIGNED_IN, server_context, stream_user
 
 router = APIRouter()
-GamePath = Annotated[GameId, Path(description="the game's short id, as shown on the board")]
 
 
 @router.get(

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from somnium_server.api.errors import responses
-from somnium_server.api.models import GameId, UserInfo
+from somnium_server.api.models import GamePath, UserInfo
 from somnium_server.context import (
     MAYBE_SIGNED_IN,
     SIGNED_IN,
@@ -21,7 +21,6 @@ from somnium_server.play.chat import LONGEST, message_dict
 from somnium_server.play.names import VISIBLE_NAME
 
 router = APIRouter()
-GamePath = Annotated[GameId, Path(description="the game's short id, as shown on the board")]
 UserPath = Annotated[str, Path(pattern=r"^[0-9a-f]{1,64}$", description="the user's id")]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -25,6 +26,7 @@ SuitCode = Literal[
 assert set(SuitCode.__args__) == {suit.code for suit in Suit}  # type: ignore[attr-defined]
 
 GameId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9]{1,16}$")]
+GamePath = Annotated[GameId, Path(description="the game's short id, as shown on the board")]
 LEVEL_PATTERN = r"^[a-z0-9_-]{1,32}$"  # the OpenAPI lists the levels on offer as an enum
 LevelKey = Annotated[str, StringConstraints(pattern=LEVEL_PATTERN)]
 Status = Literal["waiting", "playing", "finished"]

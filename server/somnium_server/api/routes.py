@@ -11,7 +11,7 @@ from itertools import islice
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Body, Header, Path, Query, Request
+from fastapi import APIRouter, Body, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
@@ -27,7 +27,7 @@ from somnium_server.api.models import (
     ComputerOpponent,
     GameDetail,
     GameEvent,
-    GameId,
+    GamePath,
     GameSummary,
     LevelInfo,
     PersonOpponent,
@@ -52,7 +52,6 @@ from somnium_server.storage import User
 
 router = APIRouter()
 HEALTH = orjson.dumps({"status": "ok", "version": __version__})
-GamePath = Annotated[GameId, Path(description="the game's short id, as shown on the board")]
 LastEventId = Annotated[
     str | None,
     Header(alias="Last-Event-ID", max_length=64, description="resume after this event"),
