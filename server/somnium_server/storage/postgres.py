@@ -212,41 +212,53 @@ class PostgresStorage(
         listens (the first time too: the games were loaded before) `notices.resync()` compares
         the games with the database.
         """
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(
-                    self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
-                ) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
-                    self.hear(True)  # (what was kept may have changed unheard)
-                    await self.announce(HELLO, "-")
-                    # what was committed before this listened (lost with a connection, or
-                    # since the games were loaded at start) is read from the database
-                    notices.resync()
-                    notices.lobby_moved()
-                    async for notify in conn.notifies():
-                        head, _, change = notify.payload.partition("\n")
-                        parts = head.split(" ", 2)
-                        if len(parts) < 3:  # (a kind some other version of the server sends)
-                            log.warning("a notice this instance cannot read: %.80r", head)
-                            continue
-                        instance, game_id, version = parts
-                        if game_id in FORGET_KINDS:  # (kind and argument in these two places)
-                            self.forget(game_id, version)
-                        elif game_id == LOBBY_NOTICE:  # this instance's too: it reads them
-                            notices.lobby_moved()
-                        elif instance == self.instance and game_id != CHAT:
-                            continue  # (its own chat notices: play/chat.py streams in their order)
-                        elif game_id in PEER_KINDS:
-                            notices.peer(instance, game_id, version)
-                        elif (number := event_number(version)) is not None:
-                            notices.notice(game_id, number, read_carried(change, number))
-                        else:
-                            log.warning("a notice this instance cannot read: %.80r", head)
-            except psycopg.OperationalError as error:
-                self.hear(False)  # sign-outs elsewhere go unheard: keep no token meanwhile
-                log.warning("lost the database's notices (%s); listening again", error)
-                await asyncio.sleep(RELISTEN_PAUSE)
+        try:
+            while True:
+                try:
+                    await self._listen(notices)
+                except psycopg.OperationalError as error:
+                    self.hear(False)  # sign-outs elsewhere go unheard: keep no token meanwhile
+                    log.warning("lost the database's notices (%s); listening again", error)
+                    await asyncio.sleep(RELISTEN_PAUSE)
+        finally:  # (stopped, or an error no new connection mends): nothing more is heard
+            self.hear(False)
+
+    async def _listen(self, notices: GameNotices) -> None:
+        """One listening connection, telling `notices` what it hears until it is lost."""
+        async with await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+        ) as conn:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            self.hear(True)  # (what was kept may have changed unheard)
+            await self.announce(HELLO, "-")
+            # what was committed before this listened (lost with a connection, or since the
+            # games were loaded at start) is read from the database
+            notices.resync()
+            notices.lobby_moved()
+            async for notify in conn.notifies():
+                self._tell(notify.payload, notices)
+
+    def _tell(self, payload: str, notices: GameNotices) -> None:
+        """Pass one notice on: "<instance> <kind or game id> <argument or version>", and
+        after a line break the change an action's notice carries."""
+        head, _, change = payload.partition("\n")
+        parts = head.split(" ", 2)
+        if len(parts) < 3:  # (a kind some other version of the server sends)
+            log.warning("a notice this instance cannot read: %.80r", head)
+            return
+        instance, game_id, version = parts
+        if game_id in FORGET_KINDS:  # (kind and argument in these two places)
+            self.forget(game_id, version)
+        elif game_id == LOBBY_NOTICE:  # this instance's too: it reads them
+            notices.lobby_moved()
+        elif instance == self.instance and game_id != CHAT:
+            return  # (its own chat notices: play/chat.py streams in their order)
+        elif game_id in PEER_KINDS:
+            notices.peer(instance, game_id, version)
+        elif (number := event_number(version)) is not None:
+            notices.notice(game_id, number, read_carried(change, number))
+        else:
+            log.warning("a notice this instance cannot read: %.80r", head)
 
     async def hold_computer(self, game_id: str, seconds: float) -> bool:
         """Take or renew the lease on driving the game's computers for `seconds` (by the

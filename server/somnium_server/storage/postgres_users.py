@@ -137,12 +137,6 @@ class PostgresUsers(PooledDatabase):
     async def purge_sessions(self, now: float) -> int:
         return await self._run("DELETE FROM sessions WHERE expires_at <= ?", now)
 
-    @property
-    def hearing(self) -> bool:
-        """The notice channel is heard: a sign-out or a rename elsewhere would reach this
-        instance, so what it kept may be trusted until RECHECK."""
-        return self._hearing
-
     def hear(self, hearing: bool) -> None:
         """The notice channel was opened (True) or lost (False): nothing kept before is
         trusted any more, and nothing is kept until it is heard again."""
