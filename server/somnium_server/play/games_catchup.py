@@ -66,8 +66,8 @@ class CatchUpPart(PresencePart):
     def notice(
         self, game_id: str, version: int, change: CarriedChange | None = None
     ) -> None:
-        """A notice from the database: another instance committed `version` of a game (a
-        plain action's notice carries the `change`)."""
+        """A notice from the database: another instance committed `version` of a game (an
+        action's notice carries the `change`)."""
         self._spawn(self.changed(game_id, version, change))
 
     def lobby_moved(self) -> None:

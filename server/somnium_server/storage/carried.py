@@ -1,4 +1,4 @@
-"""A plain action's change written into the notice of its commit, and read back from it.
+"""An action's change written into the notice of its commit, and read back from it.
 
 Every instance sharing a PostgreSQL database hears each commit of a game (NOTIFY). A notice
 that only named the game and its version made each other instance holding the game read it
