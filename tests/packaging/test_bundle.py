@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import signal
 import subprocess
 import time
@@ -14,7 +13,7 @@ import requests
 
 from somnium_desktop import __version__
 from somnium_desktop.assets import APP_ID, shipped_files
-from tests.server.helpers import Player, free_port, make_user, play_until_over
+from tests.server.helpers import analyse_a_game, free_port
 
 from .scripts import packaging_module
 from .test_smoke import isolated_env
@@ -74,7 +73,7 @@ def _serve_from(executable: Path, tmp_path: Path, env: dict[str, str]) -> None:
                 assert time.monotonic() < deadline, "the bundled server did not start"
                 time.sleep(0.1)
         assert health.json() == {"status": "ok", "version": __version__}
-        _analyse_a_game(f"http://127.0.0.1:{port}", database)
+        analyse_a_game(f"http://127.0.0.1:{port}", database)
         # judged in the worker: a process of the same executable that multiprocessing's
         # spawn started as the server's child (beside its resource tracker)
         children = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
@@ -149,21 +148,6 @@ def test_the_bundle_holds_what_it_declares(bundle: Path) -> None:
         f"the bundle asks the system for {sorted(undocumented)}: name their Debian packages "
         f"in {LIBRARIES.SYSTEM_LIBRARIES.relative_to(ROOT)} and README.md"
     )
-
-
-def _analyse_a_game(base: str, database: Path) -> None:
-    """A game played to its end through the bundled server, then its analysis: judged in a
-    worker process that multiprocessing spawns from the frozen executable."""
-    ann, bob = (Player(base, *make_user(database, name), name) for name in ("Ann", "Bob"))
-    game_id = str(ann.create()["id"])
-    assert bob.post(f"/games/{game_id}/join").status_code == 200
-    seats = {p["user_id"]: i for i, p in enumerate(ann.get(f"/games/{game_id}").json()["players"])}
-    play_until_over(game_id, {seats[ann.user_id]: ann, seats[bob.user_id]: bob},
-                    random.Random(5))
-    answer = requests.get(f"{base}/games/{game_id}/analysis", timeout=60)
-    assert answer.status_code == 200, answer.text
-    decisions = answer.json()["decisions"]
-    assert decisions and [d["step"] for d in decisions] == list(range(len(decisions)))
 
 
 @pytest.mark.slow

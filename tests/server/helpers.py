@@ -297,3 +297,18 @@ def play_until_over(
         result = response.json()
         detail = {**detail, "version": result["version"], "view": result["view"]}
     raise AssertionError("the game did not end")
+
+
+def analyse_a_game(base: str, database: Path) -> None:
+    """A game played to its end through the server at `base` (its SQLite file `database`),
+    then its analysis, judged in the server's worker process."""
+    ann, bob = (Player(base, *make_user(database, name), name) for name in ("Ann", "Bob"))
+    game_id = str(ann.create()["id"])
+    assert bob.post(f"/games/{game_id}/join").status_code == 200
+    seats = {p["user_id"]: i for i, p in enumerate(ann.get(f"/games/{game_id}").json()["players"])}
+    play_until_over(game_id, {seats[ann.user_id]: ann, seats[bob.user_id]: bob},
+                    random.Random(5))
+    answer = requests.get(f"{base}/games/{game_id}/analysis", timeout=60)
+    assert answer.status_code == 200, answer.text
+    decisions = answer.json()["decisions"]
+    assert decisions and [d["step"] for d in decisions] == list(range(len(decisions)))

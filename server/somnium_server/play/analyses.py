@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
-import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -26,9 +25,8 @@ from somnium_server.api.apierror import ApiError
 from somnium_server.api.ratelimit import RateLimiter
 from somnium_server.play.games import GameService
 from somnium_server.play.rooms import GameRoom
+from somnium_server.play.worker import yield_cores
 from somnium_server.storage import Storage
-
-WORKER_NICENESS = 10  # added to the analysis worker's niceness
 
 
 class AnalysisService:
@@ -89,10 +87,10 @@ class AnalysisService:
     def _executor(self) -> Executor:
         if self._pool is None:
             # spawn: a fork of a process with threads (the storage's, uvicorn's) is unsafe;
-            # niced: on a busy machine the server's own process gets the cores first
+            # yield_cores: the players' moves get the cores first
             self._pool = ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice, initargs=(WORKER_NICENESS,),
+                initializer=yield_cores,
             )
         return self._pool
 

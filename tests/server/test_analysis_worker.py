@@ -1,0 +1,82 @@
+"""The analyses' worker process of a real server process: it loads the judging, not the
+server, and takes only idle cores."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from somnium_server.play.worker import NICENESS
+
+from .helpers import analyse_a_game, free_port
+
+# Shared objects the server's HTTP stack loads (FastAPI's pydantic, uvicorn's parser) and the
+# judging never needs: found in a worker's memory map, it imported the server again.
+SERVER_ONLY = ("pydantic_core", "httptools")
+
+
+def _stat(pid: int) -> list[str]:
+    """/proc/PID/stat's fields after the command's name (state first)."""
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+
+
+def _children(pid: int) -> dict[int, list[bytes]]:
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not (entry.name.isascii() and entry.name.isdigit()):
+            continue
+        try:
+            if int(_stat(int(entry.name))[1]) == pid:
+                found[int(entry.name)] = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:  # gone meanwhile
+            continue
+    return found
+
+
+@pytest.mark.parametrize("started_as", ["python -m somnium_server", "somnium-server"])
+def test_the_worker_loads_the_judging_only_and_yields(started_as: str, tmp_path: Path) -> None:
+    command = ([sys.executable, "-m", "somnium_server"] if started_as.startswith("python")
+               else [str(Path(sys.executable).with_name("somnium-server"))])
+    port, database = free_port(), tmp_path / "worker.sqlite3"
+    server = subprocess.Popen(
+        [*command, "--port", str(port), "--database", str(database), "--access-log", "false",
+         "--rate-act", "1000/1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None, server.stderr.read() if server.stderr else ""
+            try:
+                requests.get(f"http://127.0.0.1:{port}/health", timeout=5)
+                break
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+        analyse_a_game(f"http://127.0.0.1:{port}", database)
+        workers = [pid for pid, args in _children(server.pid).items()
+                   if b"--multiprocessing-fork" in args]
+        assert len(workers) == 1
+        worker_map = Path(f"/proc/{workers[0]}/maps").read_text()
+        server_map = Path(f"/proc/{server.pid}/maps").read_text()
+        for name in SERVER_ONLY:
+            assert name in server_map  # (so its absence below says something)
+            assert name not in worker_map, f"the worker imported the server ({name})"
+        niceness = int(_stat(workers[0])[16])
+        assert niceness == min(19, int(_stat(server.pid)[16]) + NICENESS)
+        assert os.sched_getscheduler(workers[0]) == os.SCHED_IDLE
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.communicate(timeout=10)
+            raise
