@@ -192,6 +192,10 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="with --server: its process, for CPU figures (found by its port when possible)")
     add("--instances", type=_bounded(1, 16, int), default=1,
         help="server instances to start on one database (needs --database-url)")
+    add("--placement", choices=("across", "together"), default="across",
+        help="with several servers: a table's two players on different ones (across, "
+             "the default: every action is heard by the other) or both on the same one "
+             "(together: each table lives on one server)")
     add("--database-url", default=None,
         help="passed to the servers started: a postgresql:// URL instead of a SQLite file")
     add("--database-pid", type=int, default=None,

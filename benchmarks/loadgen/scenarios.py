@@ -63,11 +63,12 @@ class Bench:
         return player
 
     async def pairs(self, count: int) -> list[tuple[Player, Player]]:
-        """Players for `count` tables: A on one instance, B on the next."""
+        """Players for `count` tables: A on one instance, B on the next (or the same one)."""
         spread = len(self.bases)
+        other = 0 if self.args.placement == "together" else 1
         made = await asyncio.gather(*(
             asyncio.gather(self.player(self.bases[n % spread], 0),
-                           self.player(self.bases[(n + 1) % spread], 1))
+                           self.player(self.bases[(n + other) % spread], 1))
             for n in range(count)
         ))
         return [(a, b) for a, b in made]
