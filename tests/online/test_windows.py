@@ -88,17 +88,18 @@ def test_two_windows_play_to_the_end_while_a_third_watches(
         assert actions == 12
         assert stolen and stolen[0].seat == 1  # Bea's Fool, stolen by a click on the suit
         qtbot.waitUntil(lambda: cy.table.shown is not None and cy.table.shown.over, timeout=5000)
-        for window in (ada, bea, cy):
-            shown = window.table.shown
-            assert shown is not None and window.table.scene.matches(shown)
-            assert window.table.game_over.isVisible()
+        for window in (ada, bea, cy):  # (each window's last move may still be settling)
+            qtbot.waitUntil(lambda w=window: w.table.shown is not None  # type: ignore[misc]
+                            and w.table.scene.matches(w.table.shown)
+                            and w.table.game_over.isVisible(), timeout=5000)
         assert ada.table.game_over.title.text() == "Bea won"
         assert bea.table.game_over.title.text() == "You won!"
         assert cy.table.game_over.title.text() == "Bea won"
         assert "Bea stole Angels 5 from you." in ada.table.log.lines()
         assert "You stole Angels 5 from Ada." in bea.table.log.lines()
         assert "Bea stole Angels 5 from Ada." in cy.table.log.lines()
-        assert len(cy.table.log.lines()) == len(ada.table.log.lines())
+        qtbot.waitUntil(lambda: len(cy.table.log.lines()) == len(ada.table.log.lines()),
+                        timeout=5000)
         # (the last move's answer may come after its events did, by the stream)
         qtbot.waitUntil(lambda: not any(w.source.pending for w in (ada, bea)),  # type: ignore[union-attr]
                         timeout=5000)

@@ -32,6 +32,10 @@ from somnium_server.storage.backend import open_storage
 from ..conftest import Database
 
 TIMEOUT = 10.0
+# A stopping server may take its own budgets one after the other: uvicorn's graceful shutdown
+# (1 s), the lobby's last events stored (play/lobby.py STOP_WAIT, 5 s) and, on PostgreSQL, the
+# pool's close (5 s): a join shorter than their sum can fail a server that stops as designed.
+STOP_TIMEOUT = 30.0
 
 
 class PickyBot:
@@ -189,7 +193,7 @@ class LiveServer:
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=TIMEOUT)
+        self.thread.join(timeout=STOP_TIMEOUT)
         assert not self.thread.is_alive(), "the test server did not stop"
 
 
