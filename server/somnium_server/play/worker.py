@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -10,7 +11,9 @@ NICENESS = 10  # added to the worker's niceness
 
 def yield_cores() -> None:
     """Niced, and on Linux scheduled only when a core has nothing else to run (SCHED_IDLE):
-    the server's process, and the players' moves, get the cores first."""
+    the server's process, and the players' moves, get the cores first. Where a sandbox refuses
+    SCHED_IDLE the worker is niced only."""
     os.nice(NICENESS)
     if sys.platform == "linux":
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
