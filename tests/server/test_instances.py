@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 import requests
 
@@ -617,6 +618,32 @@ def test_a_notice_it_cannot_read_is_passed_over(pair: tuple[LiveServer, LiveServ
     assert answer.status_code == 200
     # the second instance still follows the notices: the sign-out reaches it
     until(lambda: on(two, ann).get("/me").status_code == 401, 2.0)
+
+
+def test_an_action_it_cannot_play_leaves_the_room_and_the_hearing_as_they_were(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    # a notice carrying an action the engine refuses (made up: the player not to move ends
+    # the turn, at the next version): the instance keeps its room as it was and goes on
+    # hearing the others, so the real action at that version is taken as usual
+    one, two = pair
+    ann, bob, game_id = started(one)
+    watcher = EventReader(f"{two.base}/games/{game_id}/events")  # (the second holds the game)
+    held = on(two, ann).get(f"/games/{game_id}").json()
+    head = orjson.dumps({"status": "playing", "seq": held["seq"] + 1, "deadline": None,
+                         "action_id": "made-up", "user_id": ann.user_id,
+                         "seat": 1 - held["view"]["turn"], "action": {"type": "end_turn"}})
+    payload = f"someone {game_id} {held['version'] + 1}\n{head.decode()}"
+    query(one.settings.database_url, "SELECT pg_notify('somnium_games', ?)", payload)
+    mover = ann if held["view"]["turn"] == 0 else bob
+    answer = mover.act(game_id, held["version"], held["view"]["legal"][0])
+    assert answer.status_code == 200, answer.text
+    # still hearing: the real action's events reach the stream there (no request reads it)
+    watcher.until(lambda e: e.id is not None and int(e.id) > held["seq"], timeout=5.0)
+    watcher.close()
+    shown, stored = (server.get(f"/games/{game_id}").json() for server in (on(two, ann), ann))
+    for key in ("version", "seq", "status", "view"):
+        assert shown[key] == stored[key]
 
 
 def test_a_sign_out_unheard_is_never_taken_from_what_was_kept(
