@@ -13,7 +13,7 @@ import requests
 
 from somnium_desktop import __version__
 from somnium_desktop.assets import APP_ID, shipped_files
-from tests.server.helpers import analyse_a_game, free_port
+from tests.server.helpers import analyse_a_game, free_port, parent_of
 
 from .scripts import packaging_module
 from .test_smoke import isolated_env
@@ -47,10 +47,6 @@ def _processes_of(executable: Path) -> list[int]:
     return found
 
 
-def _parent_of(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
-
-
 def _serve_from(executable: Path, tmp_path: Path, env: dict[str, str]) -> None:
     """The bundled server answers /health (uvicorn, uvloop and FastAPI work frozen) and
     judges a finished game in its analysis worker (a second run of the executable)."""
@@ -79,7 +75,7 @@ def _serve_from(executable: Path, tmp_path: Path, env: dict[str, str]) -> None:
         children = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
                     for pid in _processes_of(executable.resolve()) if pid != server.pid}
         forked = [pid for pid, args in children.items() if b"--multiprocessing-fork" in args]
-        assert len(forked) == 1 and _parent_of(forked[0]) == server.pid
+        assert len(forked) == 1 and parent_of(forked[0]) == server.pid
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -166,7 +162,7 @@ def test_a_signal_to_the_bundle_ends_the_app_and_its_server(bundle: Path, tmp_pa
         assert app.pid in running
         children = [pid for pid in running if pid != app.pid]
         for pid in children:
-            assert _parent_of(pid) == app.pid, "a process of the bundle is not the app's child"
+            assert parent_of(pid) == app.pid, "a process of the bundle is not the app's child"
         app.send_signal(signal.SIGTERM)
         app.wait(timeout=30)
         deadline = time.monotonic() + 30

@@ -303,6 +303,11 @@ def play_until_over(
     raise AssertionError("the game did not end")
 
 
+def parent_of(pid: int) -> int:
+    """The process id of `pid`'s parent (from /proc)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+
+
 def analyse_a_game(base: str, database: Path) -> None:
     """A game played to its end through the server at `base` (its SQLite file `database`),
     then its analysis, judged in the server's worker process."""

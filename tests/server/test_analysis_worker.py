@@ -15,25 +15,21 @@ import requests
 
 from somnium_server.play.worker import NICENESS
 
-from .helpers import analyse_a_game, free_port
+from .helpers import analyse_a_game, free_port, parent_of
 
 # Shared objects the server's HTTP stack loads (FastAPI's pydantic, uvicorn's parser) and the
 # judging never needs: found in a worker's memory map, it imported the server again.
 SERVER_ONLY = ("pydantic_core", "httptools")
 
 
-def _stat(pid: int) -> list[str]:
-    """/proc/PID/stat's fields after the command's name (state first)."""
-    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-
-
 def _children(pid: int) -> dict[int, list[bytes]]:
+    """The processes whose parent is `pid`, with their command lines."""
     found = {}
     for entry in Path("/proc").iterdir():
         if not (entry.name.isascii() and entry.name.isdigit()):
             continue
         try:
-            if int(_stat(int(entry.name))[1]) == pid:
+            if parent_of(int(entry.name)) == pid:
                 found[int(entry.name)] = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:  # gone meanwhile
             continue
@@ -69,8 +65,8 @@ def test_the_worker_loads_the_judging_only_and_yields(started_as: str, tmp_path:
         for name in SERVER_ONLY:
             assert name in server_map  # (so its absence below says something)
             assert name not in worker_map, f"the worker imported the server ({name})"
-        niceness = int(_stat(workers[0])[16])
-        assert niceness == min(19, int(_stat(server.pid)[16]) + NICENESS)
+        niceness = os.getpriority(os.PRIO_PROCESS, workers[0])
+        assert niceness == min(19, os.getpriority(os.PRIO_PROCESS, server.pid) + NICENESS)
         assert os.sched_getscheduler(workers[0]) == os.SCHED_IDLE
     finally:
         server.send_signal(signal.SIGTERM)
