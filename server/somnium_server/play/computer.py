@@ -44,8 +44,17 @@ def choose(bot: Bot, state: GameState, seat: int, game_id: str) -> Action:
     return moves[0] if moves else Concede()
 
 
+RETRY_FIRST = 0.2  # seconds before a computer tries again after a failed move
+RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
+
+
 class ComputerRunner:
-    """One task per game whose turn belongs to a computer; it ends when a person is to move."""
+    """One task per game whose turn belongs to a computer; it ends when a person is to move.
+
+    A move that fails (the database away, the connection dropped) is tried again after a
+    pause that doubles each time: nothing else would wake the computer, and its opponent
+    cannot move in its place.
+    """
 
     def __init__(self, pause: float, play: Callable[[str], Awaitable[bool]]) -> None:
         self.pause = pause
@@ -59,15 +68,18 @@ class ComputerRunner:
             self._tasks[game_id] = task
 
     async def _run(self, game_id: str) -> None:
+        pause = self.pause
         try:
             while True:
-                await asyncio.sleep(self.pause)
-                if not await self.play(game_id):
-                    return
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("computer player of game %s stopped", game_id)
+                await asyncio.sleep(pause)
+                try:
+                    if not await self.play(game_id):
+                        return
+                    pause = self.pause
+                except Exception as error:
+                    pause = min(max(pause * 2, RETRY_FIRST), RETRY_LONGEST)
+                    log.warning("the computer of game %s could not move (%r); trying again "
+                                "in %.1f s", game_id, error, pause)
         finally:
             self._tasks.pop(game_id, None)
 

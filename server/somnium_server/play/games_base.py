@@ -78,6 +78,8 @@ class ServiceBase:
         await self.runner.stop()
         if self._notices:  # (notes of streams just closed among them)
             await asyncio.wait(set(self._notices), timeout=2.0)
+        for task in set(self._notices):  # (a notice still read again: the database away)
+            task.cancel()
         if self.attendance.streams:  # those here until the server stopped
             with contextlib.suppress(Exception):
                 await self.storage.mark_seen(list(self.attendance.streams), time.time())

@@ -9,6 +9,7 @@ from typing import Any
 from somnium_desktop.game import action_from_dict, replay, state_to_dict
 from somnium_server.play import clocks
 from somnium_server.play.games_base import (
+    log,
     rebuilt_answers,
     seated_people,
     stored_state,
@@ -17,6 +18,9 @@ from somnium_server.play.games_base import (
 from somnium_server.play.games_presence import PresencePart
 from somnium_server.play.rooms import GameRoom, Seat, event_frame
 from somnium_server.storage import CarriedChange, GameRecord, StoredAction, StoredEvent
+
+HEAR_RETRY_FIRST = 0.2  # seconds before a notice whose reading failed is read again
+HEAR_RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
 
 
 class CatchUpPart(PresencePart):
@@ -68,7 +72,28 @@ class CatchUpPart(PresencePart):
     ) -> None:
         """A notice from the database: another instance committed `version` of a game (an
         action's notice carries the `change`)."""
-        self._spawn(self.changed(game_id, version, change))
+        self._spawn(self._hear(game_id, version, change))
+
+    async def _hear(
+        self, game_id: str, version: int, change: CarriedChange | None
+    ) -> None:
+        """Take a notice in; if that fails (the database away while the game is read), read
+        the game again after a pause that doubles each time, until the room has that version:
+        no other notice may come to bring this instance's streams up to it."""
+        pause = HEAR_RETRY_FIRST
+        while True:
+            try:
+                await self.changed(game_id, version, change)
+                return
+            except Exception as error:
+                log.warning("could not take in version %d of game %s (%r); reading it again "
+                            "in %.1f s", version, game_id, error, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, HEAR_RETRY_LONGEST)
+            change = None  # (from the database now)
+            room = self.rooms.get(game_id)
+            if room is not None and room.version >= version:
+                return
 
     def lobby_moved(self) -> None:
         self.lobby.moved()
@@ -134,10 +159,11 @@ class CatchUpPart(PresencePart):
         room.status, room.meta, room.state = record.status, record.meta, state
         if began:  # (a join through another instance)
             stored_times(room)
-            await self._recall(list(seated_people(room) - seated))
         room.snapshot = (record.snapshot_version, record.state)
         self._moved_on(room, record.version, record.seq, record.deadline, events, actions)
         self._seat_index(room, seated)
+        if began:  # (the room is whole first: a failed read leaves no version half taken)
+            await self._recall(list(seated_people(room) - seated))
         self._presence_changed(room)
         if room.status == "finished":
             await self._read_rating_changes(room)
@@ -221,12 +247,19 @@ class CatchUpPart(PresencePart):
             room.actions.clear()
 
     async def _read_rating_changes(self, room: GameRoom) -> None:
-        """What a finished rated game changed, for its detail."""
+        """What a finished rated game changed, for its detail. The ratings themselves were
+        counted with the game's end: if they cannot be read now, the detail goes without
+        (and the game's end is told all the same)."""
         if room.status == "finished" and room.meta.get("rated"):
+            try:
+                changes = await self.storage.game_rating_changes(room.id)
+            except Exception as error:
+                log.warning("could not read the rating changes of game %s: %r", room.id, error)
+                return
             room.rating_changes = [
                 {"seat": c.seat, "before": round(c.before), "after": round(c.after),
                  "change": round(c.after) - round(c.before)}
-                for c in await self.storage.game_rating_changes(room.id)
+                for c in changes
             ]
 
     @staticmethod
