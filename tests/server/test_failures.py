@@ -1,31 +1,37 @@
 """What a failed write or read leaves behind: the game goes on once the database answers again.
 
 The storages here are the real ones with a switch that makes one kind of call fail (as a
-dropped connection or a full disk would), the given number of times.
+dropped connection or a full disk would) or wait, the given number of times.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from somnium_server.play.games_base import COMPUTER_USER
-from somnium_server.storage import GameRecord, GameUpdate, Storage
+from somnium_server.play.ratings import Rating
+from somnium_server.storage import GameRecord, GameUpdate, RatingChange, Storage
 from somnium_server.storage.postgres import PostgresStorage
 from somnium_server.storage.sqlite import SQLiteStorage
 
 from ..conftest import Database
 from ..postgres import Cluster
-from .helpers import EventReader, LiveServer, server_settings
+from .helpers import EventReader, LiveServer, query, server_settings
 from .test_instances import on as through
+from .test_instances import together
 
 
 class Switches:
-    """How many of the next calls of each kind fail."""
+    """How many of the next calls of each kind fail, and how long rating reads wait."""
 
     computer_moves = 0  # update_game for a computer's action
     game_reads = 0  # get_game
+    rating_change_reads = 0  # game_rating_changes
+    slow_ratings = 0.0  # get_ratings waits this many seconds
 
     def failed(self, kind: str) -> None:
         """Raise (and count down) if calls of `kind` are to fail."""
@@ -36,7 +42,7 @@ class Switches:
 
 
 class Failing:
-    """Mixed into a real storage: its calls fail as `switches` say."""
+    """Mixed into a real storage: its calls fail or wait as `switches` say."""
 
     switches: Switches
 
@@ -48,6 +54,16 @@ class Failing:
     async def get_game(self, game_id: str) -> GameRecord | None:
         self.switches.failed("game_reads")
         found: GameRecord | None = await super().get_game(game_id)  # type: ignore[misc]
+        return found
+
+    async def game_rating_changes(self, game_id: str) -> list[RatingChange]:
+        self.switches.failed("rating_change_reads")
+        found: list[RatingChange] = await super().game_rating_changes(game_id)  # type: ignore[misc]
+        return found
+
+    async def get_ratings(self, user_ids: Sequence[str]) -> dict[str, Rating]:
+        await asyncio.sleep(self.switches.slow_ratings)
+        found: dict[str, Rating] = await super().get_ratings(user_ids)  # type: ignore[misc]
         return found
 
 
@@ -89,6 +105,29 @@ def test_a_computer_whose_move_was_not_stored_moves_again(database: Database) ->
         server.stop()
 
 
+def test_a_move_is_answered_when_its_rating_changes_cannot_be_read(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    switches = Switches()
+    server = LiveServer(server_settings(database), storage=failing(database, switches))
+    try:
+        ann, bob = server.player("Ann"), server.player("Bob")
+        game = bob.post(f"/games/{ann.create(rated=True)['id']}/join").json()
+        mover = (ann, bob)[game["view"]["turn"]]
+        switches.rating_change_reads = 1
+        ended = mover.act(game["id"], game["version"], {"type": "concede"}, action_id="end")
+        assert ended.status_code == 200, ended.text
+        assert switches.rating_change_reads == 0
+        again = mover.act(game["id"], game["version"], {"type": "concede"}, action_id="end")
+        assert again.status_code == 200 and again.content == ended.content
+        detail = server.get(f"/games/{game['id']}").json()
+        assert detail["status"] == "finished"
+        # the ratings were counted with the game's end, whatever the detail could read
+        assert query(database, "SELECT count(*) FROM rating_changes WHERE game_id = ?",
+                     game["id"]) == [(2,)]
+    finally:
+        server.stop()
+
+
 def test_a_notice_that_could_not_be_read_is_read_again(pg_cluster: Cluster) -> None:
     url = pg_cluster.new_database()
     switches = Switches()
@@ -110,3 +149,35 @@ def test_a_notice_that_could_not_be_read_is_read_again(pg_cluster: Cluster) -> N
             stream.close()
         hearing.stop()
         acting.stop()
+
+
+def test_a_rematch_asked_through_two_instances_at_once_opens_one_game(
+    pg_cluster: Cluster,
+) -> None:
+    url = pg_cluster.new_database()
+    switches = Switches()
+    slow = LiveServer(server_settings(url), storage=failing(url, switches))
+    quick = LiveServer(server_settings(url))
+    try:
+        ann = quick.player("Ann")
+        game = ann.create(opponent="computer", level="test")
+        wait_for(lambda: ann.get(f"/games/{game['id']}").json()["view"]["turn"] == 0,
+                 "the computer did not pass the turn")
+        detail = ann.get(f"/games/{game['id']}").json()
+        ended = ann.act(game["id"], detail["version"], {"type": "concede"})
+        assert ended.status_code == 200, ended.text
+        wait_for(lambda: through(slow, ann).get(f"/games/{game['id']}").json()["status"]
+                 == "finished", "the other instance did not hear of the end")
+        # the slow instance reads the players' ratings for the new game a while: the quick
+        # one opens it first, and the slow one's change is refused at its version
+        switches.slow_ratings = 0.5
+        path = f"/games/{game['id']}/rematch"
+        answers = together([(server.base + path, {}, ann.headers) for server in (slow, quick)])
+        assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+        rematches = {a.json()["rematch"]["game_id"] for a in answers}
+        assert len(rematches) == 1 and None not in rematches
+        # the original and its one rematch: no game left behind by the refused change
+        assert query(url, "SELECT count(*) FROM games") == [(2,)]
+    finally:
+        slow.stop()
+        quick.stop()

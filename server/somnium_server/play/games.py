@@ -49,7 +49,7 @@ from somnium_server.play.games_base import (
 from somnium_server.play.games_commit import CommitPart
 from somnium_server.play.ratings import Rating
 from somnium_server.play.rooms import GameRoom, Seat, new_game_id
-from somnium_server.storage import User, VersionConflict
+from somnium_server.storage import StoredEvent, User, VersionConflict
 
 __all__ = ["COMPUTER_USER", "SNAPSHOT_EVERY", "GameService", "stored_state"]
 
@@ -134,6 +134,18 @@ class GameService(CommitPart):
         self, name: str, created_by: str, seats: list[Seat], rated: bool = False,
         move_seconds: int | None = None, *, odds: bool = False,
     ) -> GameRoom:
+        room, events = await self._new_room(
+            name, created_by, seats, rated, move_seconds, odds=odds
+        )
+        await self.storage.create_game(room.record(), events)
+        self._opened(room, events)
+        return room
+
+    async def _new_room(
+        self, name: str, created_by: str, seats: list[Seat], rated: bool,
+        move_seconds: int | None, *, odds: bool,
+    ) -> tuple[GameRoom, list[StoredEvent]]:
+        """A new game's room and first events, not yet stored nor told."""
         seats = await self._with_ratings(seats)
         game_id = new_game_id(self.rooms)
         state = new_game(secrets.randbits(63))
@@ -155,14 +167,16 @@ class GameService(CommitPart):
         events = numbered_events(table_events, room.seq, room.version, room.view())
         room.seq = events[-1].seq
         room.snapshot = (room.version, room.initial_state)
-        await self.storage.create_game(room.record(), events)
-        self.rooms[game_id] = room
+        return room, events
+
+    def _opened(self, room: GameRoom, events: list[StoredEvent]) -> None:
+        """A new game is stored: it joins the rooms, its streams and the lobby."""
+        self.rooms[room.id] = room
         self._seat_index(room, set())
         room.remember(events)
         self._presence_changed(room)
         self.lobby.publish("game_created", {"game": room.summary()})
         self._wake_computer(room)
-        return room
 
     async def join(self, user: User, game_id: str) -> GameRoom:
         room = await self.find(game_id)
@@ -250,9 +264,15 @@ class GameService(CommitPart):
                 raise ApiError(403, "not_a_player", "only the two seated players can act")
             if room.status == "waiting":
                 raise ApiError(409, "game_not_started", "the game has not started yet")
-            if clocks.overdue(room, time.time()) and await self._time_out_now(room):
-                raise ApiError(409, "timed_out", "the clock of the player to move ran out: "
-                               "the game is over", version=room.version)
+            if clocks.overdue(room, time.time()):
+                if await self._time_out_now(room):
+                    raise ApiError(409, "timed_out", "the clock of the player to move ran "
+                                   "out: the game is over", version=room.version)
+                # another instance wrote first, maybe this very action in time: the room
+                # caught up with it
+                answered = answer_given(room, user, request.action_id)
+                if answered is not None:
+                    return answered
             check_version(room, request.version)
             # the action model's fields as a dict (a plain copy: model_dump walks the schema)
             action = action_from_dict(dict(request.action.__dict__))
@@ -294,21 +314,26 @@ class GameService(CommitPart):
             seat = room.seat_of(user.id)
             if seat is None:
                 raise ApiError(403, "not_a_player", "only the two seated players can ask")
-            if room.meta.get("rematch"):
-                return room
+            if room.meta.get("rematch") or seat in room.meta.get("agreed", []):
+                return room  # (asked already)
             agreed = set(room.meta.get("agreed", [])) | {seat}
             agreed |= {n for n, s in enumerate(room.seats) if s.kind == "computer"}
             meta = {**room.meta, "agreed": sorted(agreed)}
             events: list[dict[str, Any]] = [{"type": "rematch_offered", "seat": seat}]
-            if len(agreed) == len(room.seats):
-                new = await self._open_game(
-                    room.name, room.created_by, [Seat(**s.to_dict()) for s in room.seats],
-                    bool(room.meta.get("rated")), room.meta.get("move_seconds"),
-                    odds=bool(room.meta.get("odds")),
-                )
-                meta["rematch"] = new.id
-                events.append({"type": "rematch", "game_id": new.id})
-            await self._commit(room, events, meta=meta)
+            if len(agreed) < len(room.seats):
+                await self._commit(room, events, meta=meta)
+                return room
+            # everyone agreed: the new game is stored with this change or not at all (another
+            # instance may have changed the table first)
+            new, first = await self._new_room(
+                room.name, room.created_by, [Seat(**s.to_dict()) for s in room.seats],
+                bool(room.meta.get("rated")), room.meta.get("move_seconds"),
+                odds=bool(room.meta.get("odds")),
+            )
+            meta["rematch"] = new.id
+            events.append({"type": "rematch", "game_id": new.id})
+            await self._commit(room, events, meta=meta, opened=(new.record(), first))
+        self._opened(new, first)
         return room
 
 

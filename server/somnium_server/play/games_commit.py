@@ -35,7 +35,13 @@ from somnium_server.play.games_base import (
 from somnium_server.play.games_catchup import CatchUpPart
 from somnium_server.play.ratings import RatedGame
 from somnium_server.play.rooms import GameRoom
-from somnium_server.storage import GameUpdate, StoredAction, StoredEvent, VersionConflict
+from somnium_server.storage import (
+    GameRecord,
+    GameUpdate,
+    StoredAction,
+    StoredEvent,
+    VersionConflict,
+)
 
 
 class CommitPart(CatchUpPart):
@@ -84,17 +90,16 @@ class CommitPart(CatchUpPart):
         was_turn = room.state.turn
         # the answer is not stored: a restart rebuilds it from the events (see rebuilt_answers)
         stored = StoredAction(action_id, user_id, seat, version, action_to_dict(action), b"")
-        notes = {} if meta is None else {"meta": meta}
+        notes: dict[str, Any] = {} if meta is None else {"meta": meta}
         await self._commit(
             room, [], state=state, status="finished" if state.over else "playing",
             numbered=events, action=stored, rated=rated_game(room, state),
             snapshot=state.over or version - room.snapshot[0] >= SNAPSHOT_EVERY, **notes,
         )
-        if state.over:
-            await self._read_rating_changes(room)
-        room.actions[action_id] = (user_id, result)
+        room.actions[action_id] = (user_id, result)  # (kept before anything else is awaited)
         room.seed_view(view)
         if state.over:
+            await self._read_rating_changes(room)
             self.lobby.publish("game_finished", {"game": room.summary()})
             self._presence_changed(room)
             self._let_go_later(room)
@@ -139,6 +144,7 @@ class CommitPart(CatchUpPart):
         action: StoredAction | None = None,
         snapshot: bool = True,
         rated: RatedGame | None = None,
+        opened: tuple[GameRecord, list[StoredEvent]] | None = None,
         **changes: Any,
     ) -> None:
         """Store a change (caller holds the room's lock), then apply it and tell the listeners.
@@ -170,7 +176,7 @@ class CommitPart(CatchUpPart):
         try:
             await self.storage.update_game(GameUpdate(
                 record=record, expected_version=room.version, events=events, action=action,
-                rated=rated,
+                rated=rated, opened=opened,
             ))
         except VersionConflict:  # another instance wrote first: the room takes its changes
             await self.catch_up(room)

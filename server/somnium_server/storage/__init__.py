@@ -157,6 +157,9 @@ class GameUpdate:
     action: StoredAction | None = None
     # a rated game this change finishes: both ratings are updated in the same transaction
     rated: RatedGame | None = None
+    # a game this change opens (a rematch), with its first events: stored in the same
+    # transaction, so a change refused at its version leaves no game behind
+    opened: tuple[GameRecord, Sequence[StoredEvent]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

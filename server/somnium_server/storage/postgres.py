@@ -125,14 +125,21 @@ class PostgresStorage(
     # -- games --------------------------------------------------------------------------------
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
         async with self._transaction() as conn:
-            await conn.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join(['%s'] * 14)})",
-                game_row(record),
-            )
-            await _insert_events(conn, record.id, events)
-            await conn.execute(
-                "SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.instance} {record.id} 1")
-            )
+            await self._insert_game(conn, record, events)
+
+    async def _insert_game(
+        self, conn: psycopg.AsyncConnection[Any], record: GameRecord,
+        events: Sequence[StoredEvent],
+    ) -> None:
+        """A new game's row and first events, told to every instance (in a transaction)."""
+        await conn.execute(
+            f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join(['%s'] * 14)})",
+            game_row(record),
+        )
+        await _insert_events(conn, record.id, events)
+        await conn.execute(
+            "SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.instance} {record.id} 1")
+        )
 
     async def update_game(self, update: GameUpdate) -> None:
         record, action = update.record, update.action
@@ -153,8 +160,8 @@ class PostgresStorage(
                        "seat": action.seat, "action_version": action.version,
                        "action": dumps(action.action), "result": action.result}
         statement = _update_statement(snapshot, action is not None)
-        if update.rated is not None:
-            await self._update_rated(statement, values, update.rated)
+        if update.rated is not None or update.opened is not None:
+            await self._update_with(statement, values, update)
             return
         pool = await self._opened()
         async with pool.connection() as conn:
@@ -163,27 +170,35 @@ class PostgresStorage(
         if row is None or row[0] != 1:
             raise VersionConflict(record.id)
 
-    async def _update_rated(
-        self, statement: str, values: dict[str, Any], game: RatedGame
+    async def _update_with(
+        self, statement: str, values: dict[str, Any], update: GameUpdate
     ) -> None:
-        """Store a rated game's end and count it in one transaction: both ratings change
-        only if the version-checked update applied, so only once whichever instance wins."""
+        """Store a change with what it brings, in one transaction: the rematch it opens,
+        the rated game's end it counts. Both are written only if the version-checked update
+        applied: a rematch is opened once and ratings change once, whichever instance wins."""
         async with self._transaction() as conn:
             cursor = await conn.execute(statement, values)
             row = await cursor.fetchone()
             if row is None or row[0] != 1:
                 raise VersionConflict(values["id"])
-            # each player's games are counted one at a time, whichever instance counts them
-            for user in sorted(set(game.players)):
-                await conn.execute(
-                    "SELECT pg_advisory_xact_lock(%s::int, hashtext(%s))", (RATING_LOCK, user)
-                )
-            cursor = await conn.execute(
-                marked(rating_rows.SELECT_RATINGS + rating_rows.marks(2)), game.players
+            if update.opened is not None:
+                await self._insert_game(conn, *update.opened)
+            if update.rated is not None:
+                await self._count_rated(conn, update.rated)
+
+    async def _count_rated(self, conn: psycopg.AsyncConnection[Any], game: RatedGame) -> None:
+        """Both players' new ratings after a rated game (in the transaction storing its end)."""
+        # each player's games are counted one at a time, whichever instance counts them
+        for user in sorted(set(game.players)):
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(%s::int, hashtext(%s))", (RATING_LOCK, user)
             )
-            found = dict(rating_rows.rating_from_row(r) for r in await cursor.fetchall())
-            for sql, args in rating_rows.rating_writes(game, found, time.time()):
-                await conn.execute(marked(sql), args)
+        cursor = await conn.execute(
+            marked(rating_rows.SELECT_RATINGS + rating_rows.marks(2)), game.players
+        )
+        found = dict(rating_rows.rating_from_row(r) for r in await cursor.fetchall())
+        for sql, args in rating_rows.rating_writes(game, found, time.time()):
+            await conn.execute(marked(sql), args)
 
     async def get_ratings(self, user_ids: Sequence[str]) -> dict[str, Rating]:
         if not user_ids:

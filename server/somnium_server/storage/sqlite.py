@@ -249,14 +249,7 @@ class SQLiteStorage(SQLiteSignin, SQLiteTable):
 
     # -- games --------------------------------------------------------------------------------
     async def create_game(self, record: GameRecord, events: Sequence[StoredEvent]) -> None:
-        def work(c: sqlite3.Connection) -> None:
-            c.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                game_row(record),
-            )
-            _insert_events(c, record.id, events)
-
-        await self._write(work)
+        await self._write(lambda c: _insert_game(c, record, events))
 
     async def update_game(self, update: GameUpdate) -> None:
         record = update.record
@@ -291,6 +284,8 @@ class SQLiteStorage(SQLiteSignin, SQLiteTable):
                 )
             if update.rated is not None:
                 _rate(c, update.rated)
+            if update.opened is not None:
+                _insert_game(c, *update.opened)
 
         await self._write(work)
 
@@ -375,6 +370,14 @@ def _keep(cache: dict[str, T], key: str, value: T) -> None:
     if len(cache) >= CACHE_LIMIT:
         cache.clear()
     cache[key] = value
+
+
+def _insert_game(c: sqlite3.Connection, record: GameRecord, events: Sequence[StoredEvent]) -> None:
+    c.execute(
+        f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        game_row(record),
+    )
+    _insert_events(c, record.id, events)
 
 
 def _insert_events(c: sqlite3.Connection, game_id: str, events: Sequence[StoredEvent]) -> None:
