@@ -60,10 +60,11 @@ class ComputerRunner:
         self.pause = pause
         self.play = play  # takes one computer action; True while a computer is still to move
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._stopped = False
 
     def wake(self, game_id: str) -> None:
-        """Make sure a computer to move in `game_id` will move."""
-        if game_id not in self._tasks:
+        """Make sure a computer to move in `game_id` will move (until the server stops)."""
+        if game_id not in self._tasks and not self._stopped:
             task = asyncio.get_running_loop().create_task(self._run(game_id))
             self._tasks[game_id] = task
 
@@ -84,6 +85,7 @@ class ComputerRunner:
             self._tasks.pop(game_id, None)
 
     async def stop(self) -> None:
+        self._stopped = True
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()

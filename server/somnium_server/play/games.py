@@ -314,7 +314,10 @@ class GameService(CommitPart):
             seat = room.seat_of(user.id)
             if seat is None:
                 raise ApiError(403, "not_a_player", "only the two seated players can ask")
-            if room.meta.get("rematch") or seat in room.meta.get("agreed", []):
+            asked = seat in room.meta.get("agreed", [])
+            if asked and not room.meta.get("rematch") and self.storage.shared:
+                await self.catch_up(room)  # (the other's ask may have opened it elsewhere)
+            if room.meta.get("rematch") or asked:
                 return room  # (asked already)
             agreed = set(room.meta.get("agreed", [])) | {seat}
             agreed |= {n for n, s in enumerate(room.seats) if s.kind == "computer"}

@@ -67,6 +67,7 @@ class ServiceBase:
         self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
         self._notices: set[asyncio.Task[None]] = set()
+        self._reading_again: dict[str, int] = {}  # game -> the version a failed notice named
         # set by chat.py's ChatService: hears the chat notices (peers.CHAT_KINDS)
         self.chat_heard: Callable[[str, str], None] | None = None
 
@@ -78,8 +79,11 @@ class ServiceBase:
         await self.runner.stop()
         if self._notices:  # (notes of streams just closed among them)
             await asyncio.wait(set(self._notices), timeout=2.0)
-        for task in set(self._notices):  # (a notice still read again: the database away)
+        leftover = set(self._notices)  # (a notice still read again: the database away)
+        for task in leftover:
             task.cancel()
+        if leftover:
+            await asyncio.wait(leftover)
         if self.attendance.streams:  # those here until the server stopped
             with contextlib.suppress(Exception):
                 await self.storage.mark_seen(list(self.attendance.streams), time.time())

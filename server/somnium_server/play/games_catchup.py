@@ -21,6 +21,7 @@ from somnium_server.storage import CarriedChange, GameRecord, StoredAction, Stor
 
 HEAR_RETRY_FIRST = 0.2  # seconds before a notice whose reading failed is read again
 HEAR_RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
+HEAR_TRIES = 10  # reads again before giving up (about half a minute)
 
 
 class CatchUpPart(PresencePart):
@@ -77,23 +78,40 @@ class CatchUpPart(PresencePart):
     async def _hear(
         self, game_id: str, version: int, change: CarriedChange | None
     ) -> None:
-        """Take a notice in; if that fails (the database away while the game is read), read
-        the game again after a pause that doubles each time, until the room has that version:
-        no other notice may come to bring this instance's streams up to it."""
-        pause = HEAR_RETRY_FIRST
-        while True:
-            try:
-                await self.changed(game_id, version, change)
-                return
-            except Exception as error:
-                log.warning("could not take in version %d of game %s (%r); reading it again "
-                            "in %.1f s", version, game_id, error, pause)
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, HEAR_RETRY_LONGEST)
-            change = None  # (from the database now)
-            room = self.rooms.get(game_id)
-            if room is not None and room.version >= version:
-                return
+        """Take a notice in. If that fails (the database away while the game is read), the
+        game is read again after a pause that doubles each time, until the room has the
+        newest version a failed notice named: no other notice may come to bring this
+        instance's streams up to it. One such loop a game; it gives up after HEAR_TRIES (a
+        longer outage cuts the listening connection too, and listening again compares every
+        game with the database)."""
+        try:
+            await self.changed(game_id, version, change)
+            return
+        except Exception as error:
+            log.warning("could not take in version %d of game %s (%r); reading it again",
+                        version, game_id, error)
+        if game_id in self._reading_again:  # (a loop reads it already: it reads this too)
+            self._reading_again[game_id] = max(self._reading_again[game_id], version)
+            return
+        self._reading_again[game_id] = version
+        try:
+            pause = HEAR_RETRY_FIRST
+            for _ in range(HEAR_TRIES):
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, HEAR_RETRY_LONGEST)
+                wanted = self._reading_again[game_id]
+                room = self.rooms.get(game_id)
+                if room is not None and room.version >= wanted:
+                    return
+                try:
+                    await self.changed(game_id, wanted)
+                    return
+                except Exception as error:
+                    log.warning("could not read game %s again (%r)", game_id, error)
+            log.error("gave up reading game %s after %d tries: it catches up at its next "
+                      "notice or request", game_id, HEAR_TRIES)
+        finally:
+            del self._reading_again[game_id]
 
     def lobby_moved(self) -> None:
         self.lobby.moved()
@@ -163,7 +181,11 @@ class CatchUpPart(PresencePart):
         self._moved_on(room, record.version, record.seq, record.deadline, events, actions)
         self._seat_index(room, seated)
         if began:  # (the room is whole first: a failed read leaves no version half taken)
-            await self._recall(list(seated_people(room) - seated))
+            try:
+                await self._recall(list(seated_people(room) - seated))
+            except Exception as error:  # (they count as seen when the game began)
+                log.warning("could not read when the players of game %s were last seen: "
+                            "%r", room.id, error)
         self._presence_changed(room)
         if room.status == "finished":
             await self._read_rating_changes(room)
