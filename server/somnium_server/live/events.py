@@ -82,11 +82,13 @@ class Channel:
     listeners per turn of the event loop, so that requests (the next move) are read and
     answered between the slices rather than after the whole crowd's writes. The game's players
     (`add(..., player=True)`) are handed every message at once; the others get the next once
-    the last has reached them all.
+    the last has reached them all. One hand-out runs at a time: its next step is `turn`, and
+    None means nothing is on its way to the crowd.
     """
 
     __slots__ = (
-        "crowd", "delivered", "handing", "pace", "pending", "players", "rest", "subscribers"
+        "crowd", "delivered", "handing", "pace", "pending", "players", "rest", "subscribers",
+        "turn",
     )
 
     def __init__(self, pace: float = 0.0) -> None:
@@ -100,6 +102,7 @@ class Channel:
         self.handing = b""  # the message being handed out, to the listeners in `rest`
         self.rest: list[Subscriber] = []
         self.crowd: list[bytes] = []  # messages the players have, the others not yet
+        self.turn: asyncio.Handle | None = None  # the hand-out's next step, if one runs
 
     def publish(self, data: bytes) -> None:
         if not self.pending:
@@ -120,18 +123,19 @@ class Channel:
         if self.pace:
             self.delivered = asyncio.get_running_loop().time()
         data = pending[0] if len(pending) == 1 else b"".join(pending)
-        if len(self.subscribers) <= SLICE and not self.rest:
+        if len(self.subscribers) <= SLICE and self.turn is None:
             for subscriber in self.subscribers:
                 subscriber.push(data)
             return
         for subscriber in self.players:
             subscriber.push(data)
         self.crowd.append(data)
-        if not self.rest:  # (else it follows the message being handed out)
+        if self.turn is None:  # (else it follows what is being handed out)
             self._next()
 
     def _next(self) -> None:
         """Start handing the crowd (all but the players) what waits for it."""
+        self.turn = None
         if not self.crowd:
             return
         self.handing = b"".join(self.crowd)
@@ -147,9 +151,11 @@ class Channel:
             subscriber.push(data)
         del rest[-SLICE:]
         if rest:
-            asyncio.get_running_loop().call_soon(self._hand_out)
+            self.turn = asyncio.get_running_loop().call_soon(self._hand_out)
         elif self.crowd:  # published meanwhile
-            asyncio.get_running_loop().call_soon(self._next)
+            self.turn = asyncio.get_running_loop().call_soon(self._next)
+        else:
+            self.turn = None
 
     def add(self, subscriber: Subscriber, player: bool = False) -> None:
         """A new listener, which hears only of what is published from now on (what is still
@@ -162,6 +168,9 @@ class Channel:
             self.crowd = []
             for waiting in self.subscribers - self.players:
                 waiting.push(data)
+        if self.turn is not None:  # (the hand-out under way has nothing left to do)
+            self.turn.cancel()
+            self.turn = None
         self.deliver()
         self.subscribers.add(subscriber)
         if player:
