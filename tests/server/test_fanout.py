@@ -12,11 +12,19 @@ import struct
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks.mover_observers import play
-from somnium_server.live.events import SLICE, Channel, Subscriber
+from somnium_server.live.events import (
+    MAX_BEHIND,
+    SLICE,
+    Channel,
+    EventStreamResponse,
+    StreamHub,
+    Subscriber,
+)
 
 from .helpers import TIMEOUT, LiveServer, server_settings
 
@@ -129,6 +137,43 @@ def test_streams_opening_while_a_crowd_is_handed_messages_lose_none() -> None:
 
     for seed in range(100):
         assert all(asyncio.run(scenario(seed))), f"seed {seed}"
+
+
+def test_a_stream_whose_client_stopped_reading_is_closed_not_kept_growing() -> None:
+    # The real response class, given an ASGI send whose first body write never completes
+    # (a client that reads nothing and keeps the connection: the socket never drains).
+    async def scenario() -> tuple[bool, int, dict[str, Any], list[bool]]:
+        hub = StreamHub(keepalive=60, max_per_client=4)
+        channel = Channel()
+        subscriber = Subscriber([b"event: snapshot\ndata: {}\n\n"])
+        channel.add(subscriber)
+        ended: list[bool] = []
+        response = EventStreamResponse(hub, subscriber, lambda: ended.append(True))
+        reading = asyncio.Event()
+        written: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            written.append(message)
+            if message.get("more_body"):
+                await reading.wait()
+
+        async def receive() -> dict[str, Any]:
+            await asyncio.Event().wait()  # (the client never hangs up)
+            raise AssertionError("unreachable")
+
+        task = asyncio.create_task(response({"type": "http"}, receive, send))  # type: ignore[arg-type]
+        for _ in range(3 * MAX_BEHIND // 1000):  # three times the limit, 1 kB a message
+            channel.publish(b"x" * 1000)
+            await asyncio.sleep(0)
+        closed, kept = subscriber.closed, sum(len(data) for data in subscriber.buffer)
+        reading.set()  # it reads again: the stream ends, and the client resumes from its id
+        await asyncio.wait_for(task, TIMEOUT)
+        return closed, kept, written[-1], ended
+
+    closed, kept, last, ended = asyncio.run(scenario())
+    assert closed and kept <= MAX_BEHIND
+    assert last == {"type": "http.response.body", "body": b"", "more_body": False}
+    assert ended == [True]
 
 
 def test_hundreds_of_observers_get_every_event_in_order(tmp_path: Path) -> None:

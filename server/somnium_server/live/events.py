@@ -13,6 +13,9 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 KEEPALIVE = b": keep-alive\n\n"
+# A stream this many bytes behind is closed: its client stopped reading (or reads far slower
+# than the game goes), and it resumes from its Last-Event-ID when it reconnects.
+MAX_BEHIND = 1 << 20
 SLICE = 25  # listeners a message is handed to per turn of the event loop (see Channel)
 EVENT_NUMBER = re.compile(r"[0-9]{1,18}")  # ASCII digits only: str.isdigit() takes "²" too
 
@@ -44,18 +47,24 @@ def missed(
 
 
 class Subscriber:
-    """One open stream: frames wait in `buffer` until its response task writes them."""
+    """One open stream: frames wait in `buffer` until its response task writes them; more
+    than MAX_BEHIND bytes waiting close it."""
 
-    __slots__ = ("buffer", "busy", "closed", "waiter")
+    __slots__ = ("behind", "buffer", "busy", "closed", "waiter")
 
     def __init__(self, initial: Iterable[bytes] = ()) -> None:
         self.buffer: list[bytes] = list(initial)
+        self.behind = sum(len(data) for data in self.buffer)  # the bytes in `buffer`
         self.waiter: asyncio.Future[None] | None = None
         self.closed = False
         self.busy = False  # something was sent since the last keep-alive tick
 
     def push(self, data: bytes) -> None:
         if self.closed:
+            return
+        self.behind += len(data)
+        if self.behind > MAX_BEHIND:
+            self.close()
             return
         self.busy = True
         self.buffer.append(data)
@@ -269,6 +278,7 @@ class EventStreamResponse(Response):
                     continue
                 chunk = buffer[0] if len(buffer) == 1 else b"".join(buffer)
                 subscriber.buffer = []
+                subscriber.behind = 0
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             if not watcher.done():  # the server is closing the stream, not the client
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
