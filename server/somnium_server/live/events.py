@@ -48,13 +48,15 @@ def missed(
 
 class Subscriber:
     """One open stream: frames wait in `buffer` until its response task writes them; more
-    than MAX_BEHIND bytes waiting close it."""
+    than MAX_BEHIND bytes pushed and not yet written close it."""
 
     __slots__ = ("behind", "buffer", "busy", "closed", "waiter")
 
     def __init__(self, initial: Iterable[bytes] = ()) -> None:
         self.buffer: list[bytes] = list(initial)
-        self.behind = sum(len(data) for data in self.buffer)  # the bytes in `buffer`
+        # bytes pushed since the last write (what it starts with, a snapshot or the events
+        # it missed, is bounded by the game's or the lobby's window)
+        self.behind = 0
         self.waiter: asyncio.Future[None] | None = None
         self.closed = False
         self.busy = False  # something was sent since the last keep-alive tick
