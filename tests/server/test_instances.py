@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -685,3 +686,41 @@ def test_a_game_made_while_an_instance_was_not_listening_joins_its_lobby(
 
     assert game_id not in listed()  # not asked for by id: nothing else brings it
     until(lambda: game_id in listed(), 5.0)
+
+
+def test_an_instance_taken_for_gone_while_it_stalled_is_heard_again(
+    tmp_path: Path, pg_cluster: Cluster,
+) -> None:
+    """Instance 1 stalls (SIGSTOP) until instance 2 takes it as gone, and Bob's stream there
+    with it; once it runs again, instance 2 hears again that Bob is at the table."""
+    url = pg_cluster.new_database()
+    ports = [free_port() for _ in range(2)]
+    running = [_start(url, port, tmp_path / f"server{n}.log", "--away-after", "1",
+                      "--claim-after", "60") for n, port in enumerate(ports)]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    ann = Player(bases[1], *make_user(url, "Ann"), "Ann")
+    bob = Player(bases[0], *make_user(url, "Bob"), "Bob")
+    bob_app = socket.create_connection(("127.0.0.1", ports[0]))  # (waits out the stall)
+    ann_stream = None
+    try:
+        game_id = ann.create()["id"]
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        bob_app.sendall(f"GET /lobby/events HTTP/1.1\r\nHost: x\r\n"
+                        f"Authorization: Bearer {bob.token}\r\n\r\n".encode())
+        ann_stream = EventReader(f"{bases[1]}/games/{game_id}/events", headers=ann.headers)
+        time.sleep(1.5)
+        assert not ann.get(f"/games/{game_id}").json()["presence"][1]["away"]
+        os.kill(running[0].pid, signal.SIGSTOP)
+        try:  # instance 2 takes instance 1 as gone (6 s unheard of), Bob with it
+            ann_stream.until(lambda e: e.event == "presence" and presence(e)[1][0], 15)
+        finally:
+            os.kill(running[0].pid, signal.SIGCONT)
+        ann_stream.until(lambda e: e.event == "presence" and not presence(e)[1][0], 10)
+        assert not ann.get(f"/games/{game_id}").json()["presence"][1]["away"]
+    finally:
+        bob_app.close()
+        if ann_stream is not None:
+            ann_stream.close()
+        for process in running:
+            if process.poll() is None:
+                _stop(process)

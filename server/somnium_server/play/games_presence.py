@@ -113,7 +113,11 @@ class PresencePart(ServiceBase):
                 self.chat_heard(kind, argument)
             return
         known = self.attendance.peers
+        returning = instance not in known.seen and kind != peers.HELLO
         known.seen[instance] = clock()
+        if returning:  # first heard of, or again after it was taken as gone (it stalled, or
+            # was cut off: what it holds was forgotten here): every instance says it again
+            self._tell_peers(peers.HELLO, "-")
         if kind == peers.HERE:
             was_here = self.attendance.here(argument)
             known.arrived(instance, argument)
