@@ -18,6 +18,7 @@ from somnium_desktop.game import (
     view_of,
 )
 from somnium_desktop.game.bots import Bot, levels, make_bot
+from somnium_server.play.backoff import pauses
 
 log = logging.getLogger("somnium_server.play.computer")
 
@@ -45,7 +46,6 @@ def choose(bot: Bot, state: GameState, seat: int, game_id: str) -> Action:
 
 
 RETRY_FIRST = 0.2  # seconds before a computer tries again after a failed move
-RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
 
 
 class ComputerRunner:
@@ -69,16 +69,16 @@ class ComputerRunner:
             self._tasks[game_id] = task
 
     async def _run(self, game_id: str) -> None:
-        pause = self.pause
+        pause, waits = self.pause, pauses(RETRY_FIRST)
         try:
             while True:
                 await asyncio.sleep(pause)
                 try:
                     if not await self.play(game_id):
                         return
-                    pause = self.pause
+                    pause, waits = self.pause, pauses(RETRY_FIRST)
                 except Exception as error:
-                    pause = min(max(pause * 2, RETRY_FIRST), RETRY_LONGEST)
+                    pause = next(waits)
                     log.warning("the computer of game %s could not move (%r); trying again "
                                 "in %.1f s", game_id, error, pause)
         finally:

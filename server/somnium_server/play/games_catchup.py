@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
 from somnium_desktop.game import action_from_dict, replay, state_to_dict
 from somnium_server.play import clocks
+from somnium_server.play.backoff import pauses
 from somnium_server.play.games_base import (
     log,
     rebuilt_answers,
@@ -20,7 +22,6 @@ from somnium_server.play.rooms import GameRoom, Seat, event_frame
 from somnium_server.storage import CarriedChange, GameRecord, StoredAction, StoredEvent
 
 HEAR_RETRY_FIRST = 0.2  # seconds before a notice whose reading failed is read again
-HEAR_RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
 HEAR_TRIES = 10  # reads again before giving up (about half a minute)
 
 
@@ -95,10 +96,8 @@ class CatchUpPart(PresencePart):
             return
         self._reading_again[game_id] = version
         try:
-            pause = HEAR_RETRY_FIRST
-            for _ in range(HEAR_TRIES):
+            for pause in itertools.islice(pauses(HEAR_RETRY_FIRST), HEAR_TRIES):
                 await asyncio.sleep(pause)
-                pause = min(pause * 2, HEAR_RETRY_LONGEST)
                 wanted = self._reading_again[game_id]
                 room = self.rooms.get(game_id)
                 if room is not None and room.version >= wanted:

@@ -13,13 +13,13 @@ from typing import Any
 import orjson
 
 from somnium_server.live.events import Channel, Subscriber, event_number, frame, missed
+from somnium_server.play.backoff import pauses
 from somnium_server.storage import LobbyLog
 
 log = logging.getLogger("somnium_server.play.lobby")
 
 SNAPSHOT_GAMES = 200
 RETRY_FIRST = 0.1  # seconds before storing lobby events again after a failed write
-RETRY_LONGEST = 5.0  # the pause doubles after each failure up to this
 STOP_WAIT = 5.0  # seconds a stopping server waits for its lobby events to be stored
 # Lobby events reach the lobby's streams at most this many seconds apart, those published
 # meanwhile together: under load every turn passed is an event to every open lobby, and one
@@ -83,24 +83,23 @@ class Lobby:
         """
         assert self.shared is not None
         loop = asyncio.get_running_loop()
-        pause = RETRY_FIRST
         while self._outbox:
             wait = self._stored + LOBBY_PACE - loop.time()
             if wait > 0:  # what is published meanwhile joins the batch
                 await asyncio.sleep(wait)
             batch, self._outbox = self._outbox, []
             key = uuid.uuid4().hex
+            waits = pauses(RETRY_FIRST)
             while True:
                 try:
                     await self.shared.add_lobby_events(batch, key)
                     self._stored = loop.time()
                     break
                 except Exception as error:
+                    pause = next(waits)
                     log.warning("could not store %d lobby events (%r); trying again in %.1f s",
                                 len(batch), error, pause)
                     await asyncio.sleep(pause)
-                    pause = min(pause * 2, RETRY_LONGEST)
-            pause = RETRY_FIRST
 
     def moved(self) -> None:
         """The stored lobby has new events: read them and tell this instance's streams."""
