@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from somnium_server.live import peers
 from somnium_server.play.games_base import COMPUTER_USER
 from somnium_server.play.ratings import Rating
 from somnium_server.storage import GameRecord, GameUpdate, RatingChange, Storage
@@ -22,7 +23,7 @@ from ..conftest import Database
 from ..postgres import Cluster
 from .helpers import EventReader, LiveServer, query, server_settings
 from .test_instances import on as through
-from .test_instances import together
+from .test_instances import presence, together
 
 
 class Switches:
@@ -32,6 +33,7 @@ class Switches:
     game_reads = 0  # get_game
     rating_change_reads = 0  # game_rating_changes
     slow_ratings = 0.0  # get_ratings waits this many seconds
+    presence_notices = 0  # announce of a user's first stream opened or last closed
 
     def failed(self, kind: str) -> None:
         """Raise (and count down) if calls of `kind` are to fail."""
@@ -50,6 +52,11 @@ class Failing:
         if update.action is not None and update.action.user_id == COMPUTER_USER:
             self.switches.failed("computer_moves")
         await super().update_game(update)  # type: ignore[misc]
+
+    async def announce(self, kind: str, argument: str) -> None:
+        if kind in (peers.HERE, peers.GONE):
+            self.switches.failed("presence_notices")
+        await super().announce(kind, argument)  # type: ignore[misc]
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         self.switches.failed("game_reads")
@@ -181,3 +188,38 @@ def test_a_rematch_asked_through_two_instances_at_once_opens_one_game(
     finally:
         slow.stop()
         quick.stop()
+
+
+def test_a_player_who_left_while_the_database_was_away_is_away_everywhere(
+    pg_cluster: Cluster,
+) -> None:
+    """Bob's last stream, on instance 2, closes while instance 2 cannot reach the database
+    (a short outage: instance 1 does not take instance 2 for gone). Once it can, instance 1
+    hears that he left, and Ann sees him away there."""
+    url = pg_cluster.new_database()
+    switches = Switches()
+    settings = server_settings(url, away_after=0.6, claim_after=30)
+    one = LiveServer(settings)
+    two = LiveServer(settings, storage=failing(url, switches))
+    ann_stream = None
+    try:
+        ann, bob = one.player("Ann"), through(two, one.player("Bob"))
+        game_id = ann.create()["id"]
+        ann_stream = EventReader(f"{one.base}/games/{game_id}/events", headers=ann.headers)
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        bob_stream = EventReader(f"{two.base}/games/{game_id}/events", headers=bob.headers)
+        wait_for(lambda: one.get(f"/games/{game_id}").json()["presence"][1]["away"] is False
+                 and two.get(f"/games/{game_id}").json()["presence"][1]["away"] is False,
+                 "Bob was not at the table")
+        time.sleep(1.0)  # (past away_after: his presence comes from his stream alone)
+        assert one.get(f"/games/{game_id}").json()["presence"][1]["away"] is False
+        switches.presence_notices = 2  # the "gone" fails twice
+        bob_stream.close()
+        away = ann_stream.until(lambda e: e.event == "presence" and presence(e)[1][0])
+        assert presence(away)[1] == (True, False)
+        assert switches.presence_notices == 0
+    finally:
+        if ann_stream is not None:
+            ann_stream.close()
+        one.stop()
+        two.stop()

@@ -17,6 +17,7 @@ from somnium_server.live.events import StreamHub
 from somnium_server.live.presence import Attendance, Timing, on_clock
 from somnium_server.play.computer import ComputerRunner, Computers
 from somnium_server.play.lobby import Lobby
+from somnium_server.play.outbox import Outbox
 from somnium_server.play.ratings import RatedGame, score_of_first
 from somnium_server.play.rooms import GameRoom
 from somnium_server.storage import GameRecord, Storage, StoredEvent, User
@@ -67,6 +68,7 @@ class ServiceBase:
         self.history_grace = HISTORY_GRACE
         self.runner = ComputerRunner(computer_pause, self._computer_move)
         self._notices: set[asyncio.Task[None]] = set()
+        self.outbox = Outbox()  # what the other instances are to hear of the streams here
         self._reading_again: dict[str, int] = {}  # game -> the version a failed notice named
         # set by chat.py's ChatService: hears the chat notices (peers.CHAT_KINDS)
         self.chat_heard: Callable[[str, str], None] | None = None

@@ -92,8 +92,8 @@ class PresencePart(ServiceBase):
 
     # -- the other instances' streams (live/peers.py) ----------------------------------------------
     def _tell_peers(self, kind: str, argument: str) -> None:
-        if self.storage.shared:
-            self._spawn(self.storage.announce(kind, argument))
+        if self.storage.shared and self.outbox.tell(kind, argument):
+            self._spawn(self.outbox.send_all(self.storage.announce))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run work for the other instances (or from them) beside the requests."""
