@@ -106,10 +106,11 @@ def test_a_paced_channel_gathers_what_is_published_between_deliveries() -> None:
 
 
 def test_streams_opening_while_a_crowd_is_handed_messages_lose_none() -> None:
-    # Publishes, streams opening (players too), deliveries made at once (as chat's) and turns
-    # of the loop, in seeded random order, around a crowd bigger than a slice: every listener
-    # hears exactly what was published from its opening on, in order. (Two hand-outs running
-    # at once, one started as a stream opened, lost whole messages for part of the crowd.)
+    # Publishes, streams opening (players too), listeners sitting down or leaving, deliveries
+    # made at once (as chat's) and turns of the loop, in seeded random order, around a crowd
+    # bigger than a slice: every listener hears exactly what was published from its opening
+    # on, in order. (Two hand-outs running at once, one started as a stream opened, lost
+    # whole messages for part of the crowd.)
     async def scenario(seed: int) -> list[bool]:
         rng = random.Random(seed)
         channel = Channel()
@@ -128,6 +129,9 @@ def test_streams_opening_while_a_crowd_is_handed_messages_lose_none() -> None:
                 listener = Subscriber()
                 channel.add(listener, player=rng.random() < 0.1)
                 listeners.append((listener, len(published)))
+            elif step < 0.65:  # one sits down at the table it watches, or leaves it
+                listener = rng.choice(listeners)[0]
+                channel.seat(listener, listener not in channel.players)
             else:
                 await asyncio.sleep(0)
         for _ in range(100):

@@ -331,6 +331,24 @@ def test_presence_and_observers_are_the_same_on_every_instance(pg_cluster: Clust
         two.stop()
 
 
+def test_one_who_sits_down_through_another_instance_is_no_observer_on_either(
+    pair: tuple[LiveServer, LiveServer],
+) -> None:
+    one, two = pair
+    ann = one.player("Ann")
+    bob = on(two, one.player("Bob"))
+    game_id = ann.create()["id"]
+    ann_stream = EventReader(f"{one.base}/games/{game_id}/events", headers=ann.headers)
+    bob_stream = EventReader(f"{two.base}/games/{game_id}/events", headers=bob.headers)
+    ann_stream.until(lambda e: e.event == "observers" and e.json()["count"] == 1)
+    assert on(one, bob).post(f"/games/{game_id}/join").status_code == 200  # heard by two
+    ann_stream.until(lambda e: e.event == "observers" and e.json()["count"] == 0)
+    bob_stream.until(lambda e: e.event == "observers" and e.json()["count"] == 0)
+    assert [server.get(f"/games/{game_id}").json()["observers"] for server in pair] == [0, 0]
+    bob_stream.close()
+    ann_stream.close()
+
+
 @dataclass
 class Processes:
     """somnium-server processes on one database (stopped at the end if still running)."""

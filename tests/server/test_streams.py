@@ -152,6 +152,30 @@ def test_watching_counts_observers_live(server: LiveServer) -> None:
     player_stream.close()
 
 
+def test_one_who_sits_down_while_watching_counts_as_an_observer_no_more(
+    server: LiveServer,
+) -> None:
+    ann, bob = server.player("Ann"), server.player("Bob")
+    game_id = ann.create()["id"]
+    url = f"{server.base}/games/{game_id}/events"
+    ann_stream = EventReader(url, headers=ann.headers)
+    bob_stream = EventReader(url, headers=bob.headers)  # Bob watches the open table
+    ann_stream.until(lambda e: e.event == "observers" and e.json()["count"] == 1)
+    assert bob.post(f"/games/{game_id}/join").status_code == 200
+    ann_stream.until(lambda e: e.event == "observers" and e.json()["count"] == 0)
+    bob_stream.until(lambda e: e.event == "game_started")
+    assert server.get(f"/games/{game_id}").json()["observers"] == 0
+    watcher = EventReader(url)
+    ann_stream.until(lambda e: e.event == "observers" and e.json()["count"] == 1)
+    bob_stream.close()  # a player's stream closing leaves the observers as they were
+    watcher.close()
+    ann_stream.until(lambda e: e.event == "observers" and e.json()["count"] == 0)
+    time.sleep(0.3)  # (a count gathered over the flush interval would show by now)
+    assert server.get(f"/games/{game_id}").json()["observers"] == 0
+    assert all(e.json()["count"] >= 0 for e in ann_stream.drain() if e.event == "observers")
+    ann_stream.close()
+
+
 def test_a_finished_game_let_go_from_memory_still_resumes_and_answers_retries(
     server: LiveServer,
 ) -> None:

@@ -335,19 +335,18 @@ async def game_events(
     ctx = server_context(request)
     games, chat = ctx.games, ctx.chat
     room = await games.find(game_id, fresh=True)  # resumes from the stored events
-    user = await stream_user(request)  # a seated player's own stream is no observer
+    user = await stream_user(request)  # (a seated player's own stream is no observer)
     user_id = user.id if user is not None else None
     said, mark = await chat.missed(room, last_event_id, user_id)
     await games.ensure_history(room)  # (last: a finished game's may be let go at the next await)
-    observer = user_id is None or room.seat_of(user_id) is None
 
     def subscribe() -> tuple[Subscriber, Callable[[], None]]:
-        subscriber = games.watch(room, split_event_id(last_event_id)[0], user_id, observer)
+        subscriber = games.watch(room, split_event_id(last_event_id)[0], user_id)
         chat.join(room, subscriber, user_id, said, mark)
 
         def unsubscribe() -> None:
             chat.leave(room, subscriber)
-            games.unwatch(room, subscriber, user_id, observer)
+            games.unwatch(room, subscriber, user_id)
 
         return subscriber, unsubscribe
 

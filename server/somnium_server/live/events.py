@@ -171,6 +171,26 @@ class Channel:
     def add(self, subscriber: Subscriber, player: bool = False) -> None:
         """A new listener, which hears only of what is published from now on (what is still
         on its way reaches the others at once)."""
+        self._settle()
+        self.subscribers.add(subscriber)
+        if player:
+            self.players.add(subscriber)
+
+    def seat(self, subscriber: Subscriber, player: bool) -> bool:
+        """A listener becomes one of the game's players, or stops being one (what is on its
+        way reaches everyone first); False if it already was what it is to be."""
+        if subscriber not in self.subscribers or (subscriber in self.players) == player:
+            return False
+        self._settle()
+        if player:
+            self.players.add(subscriber)
+        else:
+            self.players.discard(subscriber)
+        return True
+
+    def _settle(self) -> None:
+        """Hand everything on its way to every listener now, before the listeners change."""
+        self.deliver()  # (it may start a hand-out: that, too, finishes here)
         for waiting in self.rest:
             waiting.push(self.handing)
         self.rest.clear()
@@ -182,10 +202,6 @@ class Channel:
         if self.turn is not None:  # (the hand-out under way has nothing left to do)
             self.turn.cancel()
             self.turn = None
-        self.deliver()
-        self.subscribers.add(subscriber)
-        if player:
-            self.players.add(subscriber)
 
     def discard(self, subscriber: Subscriber) -> None:
         self.subscribers.discard(subscriber)

@@ -20,15 +20,14 @@ class PresencePart(ServiceBase):
     """Who watches a game and who is at its table, here and on the other instances."""
 
     # -- listeners: observers and the players' presence -------------------------------------------
-    def watch(
-        self, room: GameRoom, last_event_id: str | None, user: str | None, observer: bool
-    ) -> Subscriber:
+    def watch(self, room: GameRoom, last_event_id: str | None, user: str | None) -> Subscriber:
         """A stream of a game: missed events after Last-Event-ID, else a snapshot first.
 
-        `user` signed the stream (None: nobody did); `observer` unless it is one of the game's
-        players. Anyone signed in is present in all their games while any stream of theirs
-        (this one, another game's, the lobby's) is open.
+        `user` signed the stream (None: nobody did); it is an observer's unless `user` sits at
+        the table (which follows the seats: see `_reseat`). Anyone signed in is present in all
+        their games while any stream of theirs (this one, another game's, the lobby's) is open.
         """
+        observer = user is None or room.seat_of(user) is None
         first = missed_since(room, last_event_id)
         if first is None:
             game = {"now": time.time(), **room.detail()}
@@ -39,6 +38,7 @@ class PresencePart(ServiceBase):
             room.observers += 1
             self._observers_changed(room)
         if user is not None:
+            room.signed[subscriber] = user
             self.attend(user)
         subscriber.push(frame("observers", {"type": "observers", "count": room.watchers()}))
         subscriber.push(self._presence_frame(room))
@@ -46,15 +46,26 @@ class PresencePart(ServiceBase):
             subscriber.push(clocks.clock_frame(room))
         return subscriber
 
-    def unwatch(
-        self, room: GameRoom, subscriber: Subscriber, user: str | None, observer: bool
-    ) -> None:
-        room.channel.discard(subscriber)
-        if observer:
+    def unwatch(self, room: GameRoom, subscriber: Subscriber, user: str | None) -> None:
+        if subscriber not in room.channel.players:  # (an observer, whatever it opened as)
             room.observers -= 1
             self._observers_changed(room)
+        room.channel.discard(subscriber)
+        room.signed.pop(subscriber, None)
         if user is not None:
             self.unattend(user)
+
+    def _reseat(self, room: GameRoom) -> None:
+        """The game's seats changed: a signed stream of one who sat down there is a player's
+        from now on (no observer any more), and one of a player who left it an observer's."""
+        changed = False
+        for subscriber, user in room.signed.items():
+            player = room.seat_of(user) is not None
+            if room.channel.seat(subscriber, player):
+                room.observers += -1 if player else 1
+                changed = True
+        if changed:
+            self._observers_changed(room)
 
     def attend(self, user: str) -> None:
         """A signed stream of `user` opened (the lobby's or a game's)."""
@@ -187,6 +198,8 @@ class PresencePart(ServiceBase):
                     del self.tables[user]
         for user in now - before:
             self.tables.setdefault(user, set()).add(room.id)
+        if now != before and room.signed:
+            self._reseat(room)
 
     def _observers_changed(self, room: GameRoom) -> None:
         """Gather observer-count changes into one event per game per flush interval."""

@@ -13,7 +13,7 @@ import orjson
 
 from somnium_desktop.game import GameState, state_from_dict, state_to_dict, view_of, view_to_dict
 from somnium_desktop.game.bots import Bot
-from somnium_server.live.events import Channel, event_number, missed
+from somnium_server.live.events import Channel, Subscriber, event_number, missed
 from somnium_server.live.presence import Presence
 from somnium_server.storage import GameRecord, StoredEvent
 
@@ -65,6 +65,7 @@ class GameRoom:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     channel: Channel = field(default_factory=Channel)
     observers: int = 0  # watching through this instance
+    signed: dict[Subscriber, str] = field(default_factory=dict)  # its signed streams' users
     elsewhere: int = 0  # watching through the other instances sharing the database
     announced_observers: int = 0
     told_observers: int = 0  # the count of `observers` the other instances last heard
