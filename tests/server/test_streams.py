@@ -193,13 +193,16 @@ def test_a_finished_game_let_go_from_memory_still_resumes_and_answers_retries(
             break
         time.sleep(0.01)
     assert not room.window and not room.actions  # now only in storage
+    # a rematch asked meanwhile: the finished game has a new event, its history is still away
+    assert ann.post(f"/games/{game_id}/rematch").status_code == 200
     again = bob.act(game_id, middle["version"], {"type": "concede"}, action_id="give-up")
     assert again.status_code == 200 and again.content == conceded.content
     resumed = EventReader(
         f"{server.base}/games/{game_id}/events", headers={"Last-Event-ID": str(middle["seq"])}
     )
     replayed = [e for e in resumed.drain() if e.id is not None]
-    assert [e.event for e in replayed] == ["conceded", "game_ended"]
+    assert [e.event for e in replayed] == ["conceded", "game_ended", "rematch_offered"]
+    assert [int(e.id or 0) for e in replayed] == list(range(middle["seq"] + 1, middle["seq"] + 4))
     resumed.close()
 
 

@@ -233,7 +233,7 @@ class CatchUpPart(PresencePart):
 
     async def ensure_history(self, room: GameRoom) -> None:
         """Reload a finished game's recent events and action answers if they were let go."""
-        if room.status == "finished" and not room.window and room.seq:
+        if room.status == "finished" and not room.history:
             await self._load_history(room)
             self._let_go_later(room)
 
@@ -243,19 +243,23 @@ class CatchUpPart(PresencePart):
         rebuild = any(not a.result for a in actions)
         after = 0 if rebuild else max(0, room.seq - self.event_window)
         events = await self.storage.get_events(room.id, after=after)
-        if room.window:  # loaded by someone else meanwhile
+        if room.history:  # loaded by someone else meanwhile
             return
         # (what another instance stored since the room's record was read comes by catch-up)
         events = [event for event in events if event.seq <= room.seq]
         actions = [action for action in actions if action.version <= room.version]
         answers = rebuilt_answers(events) if rebuild else {}
-        room.window.extend(
-            (event.seq, event_frame(event)) for event in events
-            if event.seq > room.seq - self.event_window
-        )
+        loaded = [(event.seq, event_frame(event)) for event in events
+                  if event.seq > room.seq - self.event_window]
+        # the events remembered since the history was let go (a rematch asked) follow on
+        newest = loaded[-1][0] if loaded else 0
+        later = [(seq, message) for seq, message in room.window if seq > newest]
+        room.window.clear()
+        room.window.extend(loaded + later)
         room.actions.update(
             {a.action_id: (a.user_id, a.result or answers[a.version]) for a in actions}
         )
+        room.history = True
 
     def _let_go_later(self, room: GameRoom) -> None:
         """A finished game keeps its history in memory a while, then only in storage."""
@@ -266,6 +270,7 @@ class CatchUpPart(PresencePart):
         if room.status == "finished":
             room.window.clear()
             room.actions.clear()
+            room.history = False
 
     async def _read_rating_changes(self, room: GameRoom) -> None:
         """What a finished rated game changed, for its detail. The ratings themselves were

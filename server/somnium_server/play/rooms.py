@@ -62,6 +62,9 @@ class GameRoom:
     bot_seed: int
     window: deque[tuple[int, bytes]]
     actions: dict[str, tuple[str, bytes]] = field(default_factory=dict)
+    # whether `window` and `actions` hold the game's recent history (a finished game's is
+    # let go after a while and read again on demand: games_catchup.ensure_history)
+    history: bool = True
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     channel: Channel = field(default_factory=Channel)
     observers: int = 0  # watching through this instance
@@ -84,7 +87,8 @@ class GameRoom:
 
     @classmethod
     def from_record(cls, record: GameRecord, window: int) -> GameRoom:
-        """The room as stored; its state is the snapshot's, before any actions made after it."""
+        """The room as stored; its state is the snapshot's, before any actions made after it,
+        and its history not read yet."""
         return cls(
             id=record.id, name=record.name, created_at=record.created_at,
             created_by=record.created_by, seats=[Seat(**s) for s in record.seats],
@@ -92,6 +96,7 @@ class GameRoom:
             initial_state=record.initial_state, version=record.version, seq=record.seq,
             meta=record.meta, bot_seed=record.bot_seed, window=deque(maxlen=window),
             snapshot=(record.snapshot_version, record.state), deadline=record.deadline,
+            history=False,
         )
 
     def record(self, **changes: Any) -> GameRecord:
