@@ -15,7 +15,7 @@ from typing import Any
 from somnium_server.live import peers
 from somnium_server.play.games_base import COMPUTER_USER
 from somnium_server.play.ratings import Rating
-from somnium_server.storage import GameRecord, GameUpdate, RatingChange, Storage
+from somnium_server.storage import GameNotices, GameRecord, GameUpdate, RatingChange, Storage
 from somnium_server.storage.postgres import PostgresStorage
 from somnium_server.storage.sqlite import SQLiteStorage
 
@@ -79,7 +79,11 @@ class FailingSQLite(Failing, SQLiteStorage):
 
 
 class FailingPostgres(Failing, PostgresStorage):
-    pass
+    deaf_to = ""  # a game whose notices this instance does not hear (as if they were late)
+
+    def _tell(self, payload: str, notices: GameNotices) -> None:
+        if not (self.deaf_to and payload.split(" ", 2)[1:2] == [self.deaf_to]):
+            super()._tell(payload, notices)
 
 
 def failing(database: Database, switches: Switches) -> Storage:
@@ -221,5 +225,39 @@ def test_a_player_who_left_while_the_database_was_away_is_away_everywhere(
     finally:
         if ann_stream is not None:
             ann_stream.close()
+        one.stop()
+        two.stop()
+
+
+def test_a_move_made_in_time_and_retried_through_an_instance_that_missed_it_is_answered(
+    pg_cluster: Cluster,
+) -> None:
+    """Ann moves through instance 1 just before her clock runs out; her answer is lost and
+    her app asks again through instance 2, which has not heard of the move yet and finds her
+    clock run out. Its time-out loses to the move at its version: she gets the move's answer."""
+    url = pg_cluster.new_database()
+    settings = server_settings(url, clock_min=1, clock_sweep=60.0)  # (no sweeper meanwhile)
+    one = LiveServer(settings)
+    storage = FailingPostgres(url)
+    storage.switches = Switches()
+    two = LiveServer(settings, storage=storage)
+    try:
+        ann, bob = one.player("Ann"), one.player("Bob")
+        game_id = ann.create(move_seconds=3)["id"]
+        game = bob.post(f"/games/{game_id}/join").json()
+        assert through(two, ann).get(f"/games/{game_id}").json()["version"] == game["version"]
+        storage.deaf_to = game_id
+        mover = (ann, bob)[game["view"]["turn"]]
+        deadline = one.app.state.ctx.games.rooms[game_id].deadline
+        time.sleep(max(0.0, deadline - 0.8 - time.time()))
+        moved = mover.act(game_id, game["version"], {"type": "draw"}, action_id="late")
+        assert moved.status_code == 200, moved.text
+        time.sleep(max(0.0, deadline + 0.3 - time.time()))
+        again = through(two, mover).act(game_id, game["version"], {"type": "draw"},
+                                         action_id="late")
+        assert again.status_code == 200, again.text
+        assert again.content == moved.content
+        assert one.get(f"/games/{game_id}").json()["status"] == "playing"
+    finally:
         one.stop()
         two.stop()
