@@ -58,6 +58,7 @@ def build_context(
         timing=Timing(settings.away_after, settings.claim_after),
         clock_min=settings.clock_min,
     )
+    lobby.ready = games.have
     buckets = buckets_for(store)
     return ServerContext(
         settings=settings, storage=store, hub=hub, lobby=lobby, games=games,

@@ -247,6 +247,10 @@ class GameSummary(BaseModel):
     id: str
     name: str
     created_at: float
+    version: int = Field(
+        description="the game's version this line shows (lobby events of one game may come "
+                    "from several instances: a later version is the newer line)"
+    )
     status: Status
     players: list[Player]
     turn: int | None = Field(description="the seat to move, while the game is playing")
@@ -271,7 +275,6 @@ class GameDetail(GameSummary):
     """A game's whole public state."""
 
     now: float = Field(default=0.0, description="the server's time when it answered")
-    version: int
     seq: int = Field(description="the last event's sequence number (the stream's Last-Event-ID)")
     view: ViewModel
     rematch: Rematch

@@ -27,6 +27,7 @@ from somnium_server.play.games_base import (
     COMPUTER_LEASE,
     COMPUTER_USER,
     SNAPSHOT_EVERY,
+    log,
     numbered_events,
     rated_game,
     seated_people,
@@ -63,6 +64,16 @@ class CommitPart(CatchUpPart):
         if record is None:
             raise ApiError(404, "unknown_game", f"there is no game {game_id}")
         return await self._adopt(record)
+
+    async def have(self, game_ids: list[str]) -> None:
+        """Load the named games this instance does not hold yet (play/lobby.py tells of them
+        next); one that cannot be read now is left to its own notice."""
+        for game_id in game_ids:
+            if game_id.upper() not in self.rooms:
+                try:
+                    await self.find(game_id)
+                except Exception as error:
+                    log.warning("could not read game %s for the lobby: %r", game_id, error)
 
     async def _play(
         self,

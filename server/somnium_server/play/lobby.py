@@ -7,7 +7,7 @@ import logging
 import secrets
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import orjson
@@ -27,6 +27,7 @@ STOP_WAIT = 5.0  # seconds a stopping server waits for its lobby events to be st
 # an instance stores its lobby events at most this often too: one transaction, one notice and
 # one read by each instance per tenth of a second, not per event.
 LOBBY_PACE = 0.1
+TOLD_GAMES = 10_000  # games whose last told line a shared lobby remembers (newest kept)
 
 
 class Lobby:
@@ -39,6 +40,13 @@ class Lobby:
     to the database, numbered there under the database's one epoch, and told to this
     instance's streams once read back (`moved`): every instance tells the same events with
     the same ids, in the same order, across restarts.
+
+    Instances store the events each published in their own order, so one game's events may
+    be stored out of the game's order (a turn passed on one instance, the game conceded on
+    another a moment later, stored first). Every event naming a game carries its version:
+    one older than what was told of that game is passed over, and so is a `presence` event
+    that says again what was told (every instance sees the same change). All instances read
+    the same log in the same order, so all pass over the same events.
     """
 
     def __init__(self, window: int, shared: LobbyLog | None = None) -> None:
@@ -52,13 +60,18 @@ class Lobby:
         self._reader: asyncio.Task[None] | None = None
         self._behind = False
         self._stored = -LOBBY_PACE  # when the last batch was stored (the loop's clock)
+        self._told: dict[str, tuple[int, Any]] = {}  # game id -> (version, away) last told
+        # set by the game service (shared only): loads the games that stored events name and
+        # this instance does not hold yet, so that a snapshot, labelled with the id of the
+        # last event told, holds every game told of
+        self.ready: Callable[[list[str]], Awaitable[None]] | None = None
 
     async def open(self) -> None:
         """Take up the stored lobby where it is (shared only): its epoch and recent events."""
         if self.shared is not None:
             self.epoch = await self.shared.lobby_epoch()
             for seq, data in await self.shared.lobby_recent(self.window.maxlen or 0):
-                self._tell(seq, data)
+                self._tell(seq, data, orjson.loads(data))
 
     def publish(self, kind: str, data: dict[str, Any]) -> None:
         """Send a lobby event to every lobby stream (of every instance, if shared)."""
@@ -112,21 +125,44 @@ class Lobby:
         while self._behind:
             self._behind = False
             try:
-                for seq, data in await self.shared.lobby_events_after(self.seq):
-                    self._tell(seq, data)
+                stored = [(seq, data, orjson.loads(data))
+                          for seq, data in await self.shared.lobby_events_after(self.seq)]
+                if self.ready is not None and stored:
+                    await self.ready(list(dict.fromkeys(
+                        game_id for _, _, event in stored if (game_id := named(event))
+                    )))
+                for seq, data, event in stored:
+                    self._tell(seq, data, event)
             except Exception:
                 log.exception("could not read the lobby's events")
 
-    def _tell(self, seq: int, data: bytes) -> None:
+    def _tell(self, seq: int, data: bytes, event: dict[str, Any]) -> None:
         if seq <= self.seq:
             return
         self.seq = seq
-        kind = str(orjson.loads(data)["type"])
+        kind = str(event["type"])
+        if self._outdated(kind, event.get("game")):
+            return
         message = b"id: %s-%d\nevent: %s\ndata: %s\n\n" % (
             self.epoch.encode(), seq, kind.encode(), data
         )
         self.window.append((seq, message))
         self.channel.publish(message)
+
+    def _outdated(self, kind: str, game: Any) -> bool:
+        """True if a stored event's game line is older than the one told last, or a
+        presence event says only what was told last; else it is the game's line now."""
+        if not isinstance(game, dict) or not isinstance(game.get("version"), int):
+            return False
+        line = (game["version"], game.get("away"))
+        told = self._told.pop(game["id"], None)
+        if told is not None and (line[0] < told[0] or (kind == "presence" and line == told)):
+            self._told[game["id"]] = told
+            return True
+        self._told[game["id"]] = line  # (the latest at the end: the oldest are let go first)
+        if len(self._told) > TOLD_GAMES:
+            del self._told[next(iter(self._told))]
+        return False
 
     async def stop(self) -> None:
         """Let the events published last reach the database (a while, if it is away)."""
@@ -161,6 +197,13 @@ class Lobby:
             return None
         oldest = self.window[0][0] if self.window else None
         return missed(last_seen, self.seq, self.window, oldest)
+
+
+def named(event: dict[str, Any]) -> str | None:
+    """The id of the game a lobby event is about, if any."""
+    game = event.get("game")
+    found = game.get("id") if isinstance(game, dict) else event.get("game_id")
+    return found if isinstance(found, str) else None
 
 
 def select(

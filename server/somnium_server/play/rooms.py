@@ -150,7 +150,7 @@ class GameRoom:
         playing = self.status == "playing"
         return {
             "id": self.id, "name": self.name, "created_at": self.created_at,
-            "status": self.status, "players": self.players(),
+            "version": self.version, "status": self.status, "players": self.players(),
             "turn": self.state.turn if playing else None, "observers": self.watchers(),
             "winner": self.state.winner if self.state.over else None,
             "away": [away for away, _ in self.presence.shown],
@@ -163,7 +163,7 @@ class GameRoom:
 
     def detail(self) -> dict[str, Any]:
         return {
-            **self.summary(), "version": self.version, "seq": self.seq, "view": self.view(),
+            **self.summary(), "seq": self.seq, "view": self.view(),
             "rematch": {"agreed": list(self.meta.get("agreed", [])),
                         "game_id": self.meta.get("rematch")},
             "closed": bool(self.meta.get("closed")),
