@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from pathlib import Path
+
 import requests
 
+from somnium_server.api.models import PersonOpponent
 from somnium_server.config import RateLimit
+from somnium_server.context import build_context, serving
+from somnium_server.live.events import SLICE
+from somnium_server.storage import ChatMessage
 
 from ..conftest import Database
 from ..postgres import Cluster
@@ -211,3 +219,33 @@ def test_messages_raced_on_two_instances_stream_and_resume_exactly(pg_cluster: C
 
 def ids(events: list[SSE]) -> list[int]:
     return [int(event.json()["message"]["id"]) for event in events]
+
+
+def test_a_message_reaches_a_crowd_after_the_move_handed_out_before_it(tmp_path: Path) -> None:
+    """A game with more listeners than one slice gets each move slice by slice, a turn of the
+    event loop apart; a message published while a move is on its way reaches every listener
+    after that move (its id `<seq>.<message>` says it comes after event `seq`)."""
+
+    async def scene() -> list[list[bytes]]:
+        ctx = build_context(server_settings(tmp_path / "db.sqlite3"))
+        async with serving(ctx):
+            ann = await ctx.storage.create_user("Ann")
+            room = await ctx.games.create(ann, PersonOpponent(name="Ann's table",
+                                                              opponent="person"))
+            crowd = [ctx.games.watch(room, None, None) for _ in range(SLICE * 2)]
+            for listener in crowd:
+                ctx.chat.join(room, listener, None, [], ctx.chat.published)
+            room.channel.publish(b"id: 7\nevent: card_drawn\ndata: {}\n\n")  # (a move's)
+            await asyncio.sleep(0)  # the move's hand-out begins: one slice has it
+            ctx.chat.publish(ChatMessage(
+                id=1, game_id=room.id, user_id=ann.id, name="Ann", role="player",
+                text="good luck", at=time.time(), at_seq=7,
+            ))
+            heard = [[frame.split(b"\n", 1)[0] for frame in listener.buffer
+                      if frame.startswith(b"id: ")] for listener in crowd]
+            for listener in crowd:
+                ctx.games.unwatch(room, listener, None)
+            return heard
+
+    for heard in asyncio.run(scene()):  # (the message's id: the room's seq, then its own)
+        assert heard[-2] == b"id: 7" and heard[-1].endswith(b".1"), heard

@@ -15,7 +15,14 @@ from typing import Any
 from somnium_server.live import peers
 from somnium_server.play.games_base import COMPUTER_USER
 from somnium_server.play.ratings import Rating
-from somnium_server.storage import GameNotices, GameRecord, GameUpdate, RatingChange, Storage
+from somnium_server.storage import (
+    ChatMessage,
+    GameNotices,
+    GameRecord,
+    GameUpdate,
+    RatingChange,
+    Storage,
+)
 from somnium_server.storage.postgres import PostgresStorage
 from somnium_server.storage.sqlite import SQLiteStorage
 
@@ -34,6 +41,7 @@ class Switches:
     rating_change_reads = 0  # game_rating_changes
     slow_ratings = 0.0  # get_ratings waits this many seconds
     presence_notices = 0  # announce of a user's first stream opened or last closed
+    chat_reads = 0  # chat_message (a message heard of, read to be streamed)
 
     def failed(self, kind: str) -> None:
         """Raise (and count down) if calls of `kind` are to fail."""
@@ -57,6 +65,11 @@ class Failing:
         if kind in (peers.HERE, peers.GONE):
             self.switches.failed("presence_notices")
         await super().announce(kind, argument)  # type: ignore[misc]
+
+    async def chat_message(self, message_id: int) -> ChatMessage | None:
+        self.switches.failed("chat_reads")
+        found: ChatMessage | None = await super().chat_message(message_id)  # type: ignore[misc]
+        return found
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         self.switches.failed("game_reads")
@@ -261,3 +274,30 @@ def test_a_move_made_in_time_and_retried_through_an_instance_that_missed_it_is_a
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_chat_message_that_could_not_be_read_reaches_the_streams(pg_cluster: Cluster) -> None:
+    """Instances stream a message once they read it on its notice; the first read fails. The
+    message still comes, before the next one (a stream resumes after the newest it got)."""
+    url = pg_cluster.new_database()
+    switches = Switches()
+    server = LiveServer(server_settings(url), storage=failing(url, switches))
+    stream = None
+    try:
+        ann, bob = server.player("Ann"), server.player("Bob")
+        game_id = ann.create()["id"]
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        stream = EventReader(f"{server.base}/games/{game_id}/events", headers=bob.headers)
+        assert stream.next().event == "snapshot"
+        switches.chat_reads = 1
+        for text in ("first", "second"):
+            posted = ann.post(f"/games/{game_id}/chat", {"text": text})
+            assert posted.status_code == 201, posted.text
+        first = stream.until(lambda e: e.event == "chat")
+        second = stream.until(lambda e: e.event == "chat")
+        assert [e.json()["message"]["text"] for e in (first, second)] == ["first", "second"]
+        assert switches.chat_reads == 0
+    finally:
+        if stream is not None:
+            stream.close()
+        server.stop()

@@ -171,7 +171,7 @@ class Channel:
     def add(self, subscriber: Subscriber, player: bool = False) -> None:
         """A new listener, which hears only of what is published from now on (what is still
         on its way reaches the others at once)."""
-        self._settle()
+        self.settle()
         self.subscribers.add(subscriber)
         if player:
             self.players.add(subscriber)
@@ -181,14 +181,14 @@ class Channel:
         way reaches everyone first); False if it already was what it is to be."""
         if subscriber not in self.subscribers or (subscriber in self.players) == player:
             return False
-        self._settle()
+        self.settle()
         if player:
             self.players.add(subscriber)
         else:
             self.players.discard(subscriber)
         return True
 
-    def _settle(self) -> None:
+    def settle(self) -> None:
         """Hand everything on its way to every listener now, before the listeners change."""
         self.deliver()  # (it may start a hand-out: that, too, finishes here)
         for waiting in self.rest:

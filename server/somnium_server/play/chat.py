@@ -4,6 +4,7 @@ listener of the game (minus the authors they blocked), and passed to the other i
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 from collections import deque
@@ -14,7 +15,9 @@ import orjson
 from somnium_server.api.apierror import ApiError
 from somnium_server.live import peers
 from somnium_server.live.events import Subscriber, event_number
+from somnium_server.play.backoff import pauses
 from somnium_server.play.games import GameService
+from somnium_server.play.games_catchup import HEAR_RETRY_FIRST, HEAR_TRIES
 from somnium_server.play.names import clean_name
 from somnium_server.play.rooms import GameRoom
 from somnium_server.storage import ChatMessage, Storage, User
@@ -106,14 +109,28 @@ class ChatService:
 
     async def _relay_all(self) -> None:
         """Read and stream the messages heard of, one at a time in the order heard: the
-        order they were committed, which for each game is their ids' order."""
+        order they were committed, which for each game is their ids' order.
+
+        A message that cannot be read (the database away) is read again, first, after a
+        pause: a later one sent ahead of it would move its streams past it for good (they
+        resume after the newest message they were sent). After HEAR_TRIES it is given up.
+        """
+        waits = itertools.islice(pauses(HEAR_RETRY_FIRST), HEAR_TRIES)
         while self._inbox:
-            message_id = self._inbox.popleft()
+            message_id = self._inbox[0]
             try:
                 message = await self.storage.chat_message(message_id)
-            except Exception:  # the database is away: a resuming stream reads it later
-                log.exception("could not read chat message %d", message_id)
-                continue
+            except Exception as error:
+                pause = next(waits, None)
+                if pause is not None:
+                    log.warning("could not read chat message %d (%r); trying again in %.1f s",
+                                message_id, error, pause)
+                    await asyncio.sleep(pause)
+                    continue
+                log.error("gave up reading chat message %d: %r", message_id, error)
+                message = None
+            self._inbox.popleft()
+            waits = itertools.islice(pauses(HEAR_RETRY_FIRST), HEAR_TRIES)
             if message is not None:
                 self.publish(message)
 
@@ -127,7 +144,7 @@ class ChatService:
         readers = self.readers.get(message.game_id)
         if room is None or not readers:
             return
-        room.channel.deliver()  # game events published before go first
+        room.channel.settle()  # game events published before go first, to the crowd too
         data = chat_frame(message, room.seq)
         told = self.told
         for subscriber, viewer in readers.items():
