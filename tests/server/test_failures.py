@@ -42,6 +42,7 @@ class Switches:
     slow_ratings = 0.0  # get_ratings waits this many seconds
     presence_notices = 0  # announce of a user's first stream opened or last closed
     chat_reads = 0  # chat_message (a message heard of, read to be streamed)
+    lobby_reads = 0  # lobby_events_after (the lobby's new events, read to be streamed)
 
     def failed(self, kind: str) -> None:
         """Raise (and count down) if calls of `kind` are to fail."""
@@ -69,6 +70,11 @@ class Failing:
     async def chat_message(self, message_id: int) -> ChatMessage | None:
         self.switches.failed("chat_reads")
         found: ChatMessage | None = await super().chat_message(message_id)  # type: ignore[misc]
+        return found
+
+    async def lobby_events_after(self, after: int) -> list[tuple[int, bytes]]:
+        self.switches.failed("lobby_reads")
+        found: list[tuple[int, bytes]] = await super().lobby_events_after(after)  # type: ignore[misc]
         return found
 
     async def get_game(self, game_id: str) -> GameRecord | None:
@@ -300,4 +306,26 @@ def test_a_chat_message_that_could_not_be_read_reaches_the_streams(pg_cluster: C
     finally:
         if stream is not None:
             stream.close()
+        server.stop()
+
+
+def test_the_lobby_events_that_could_not_be_read_reach_its_streams(pg_cluster: Cluster) -> None:
+    """The lobby's new events are read once their notice comes; the read fails twice, and no
+    other lobby event follows to bring them: they are read again all the same."""
+    url = pg_cluster.new_database()
+    switches = Switches()
+    server = LiveServer(server_settings(url), storage=failing(url, switches))
+    lobby = None
+    try:
+        ann = server.player("Ann")
+        lobby = EventReader(f"{server.base}/lobby/events")
+        assert lobby.next().event == "snapshot"
+        switches.lobby_reads = 2
+        game_id = ann.create()["id"]
+        created = lobby.until(lambda e: e.event == "game_created")
+        assert created.json()["game"]["id"] == game_id
+        assert switches.lobby_reads == 0
+    finally:
+        if lobby is not None:
+            lobby.close()
         server.stop()

@@ -19,7 +19,7 @@ from somnium_server.storage import LobbyLog
 log = logging.getLogger("somnium_server.play.lobby")
 
 SNAPSHOT_GAMES = 200
-RETRY_FIRST = 0.1  # seconds before storing lobby events again after a failed write
+RETRY_FIRST = 0.1  # seconds before storing (or reading) lobby events again after a failure
 STOP_WAIT = 5.0  # seconds a stopping server waits for its lobby events to be stored
 # Lobby events reach the lobby's streams at most this many seconds apart, those published
 # meanwhile together: under load every turn passed is an event to every open lobby, and one
@@ -121,7 +121,10 @@ class Lobby:
             self._reader = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
+        """Tell the stored events after the last one told, until nothing new is heard of. A
+        read that fails is made again after a pause (the events wait in the database)."""
         assert self.shared is not None
+        waits = pauses(RETRY_FIRST)
         while self._behind:
             self._behind = False
             try:
@@ -133,8 +136,14 @@ class Lobby:
                     )))
                 for seq, data, event in stored:
                     self._tell(seq, data, event)
-            except Exception:
-                log.exception("could not read the lobby's events")
+            except Exception as error:
+                pause = next(waits)
+                log.warning("could not read the lobby's events (%r); trying again in %.1f s",
+                            error, pause)
+                self._behind = True
+                await asyncio.sleep(pause)
+            else:
+                waits = pauses(RETRY_FIRST)
 
     def _tell(self, seq: int, data: bytes, event: dict[str, Any]) -> None:
         if seq <= self.seq:
