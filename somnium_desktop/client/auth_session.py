@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import requests
 
 from .credentials import Stored, TokenStore, refresh_lock
+from .errors import keyring_answers
 from .signin import CLIENT_ID, HTTP_TIMEOUT, SigninRejected, TokenSet, token_request
+
+# What the token endpoint answers when a refresh token can no longer be used: the sign-in ends.
+SIGN_IN_ENDED = ("invalid_grant", "invalid_client", "unauthorized_client")
 
 
 class SignInRequired(Exception):
@@ -40,7 +45,11 @@ class AuthSession:
         self.lock_path = lock_path
         self.user_id: str | None = None  # whose sign-in this is, once known (claim)
         self._access_token: str | None = None
-        self._lock = threading.Lock()
+        self._forgotten = 0  # how often the access token was dropped whatever it was
+        # Refreshes, sign-ins and sign-outs of this app take turns (held over the network and
+        # the keyring); the access token has a lock of its own, never held that long.
+        self._turns = threading.Lock()
+        self._token_lock = threading.Lock()
 
     @property
     def access_token(self) -> str | None:
@@ -49,40 +58,74 @@ class AuthSession:
 
     @property
     def signed_in(self) -> bool:
-        return self._access_token is not None or self.store.load() is not None
+        if self._access_token is not None:
+            return True
+        with keyring_answers("read"):
+            return self.store.load() is not None
 
     def stored(self) -> Stored | None:
-        """What the store holds now (another window may have changed it)."""
-        return Stored.read(self.store)
+        """What the store holds now (another window may have changed it); KeyringFailed when
+        it cannot be read."""
+        with keyring_answers("read"):
+            return Stored.read(self.store)
+
+    def _keep(self, stored: Stored | None) -> None:
+        """Put `stored` in the store (None: clear it); KeyringFailed when it cannot be."""
+        with keyring_answers("written"):
+            if stored is None:
+                self.store.clear()
+            else:
+                stored.write(self.store)
+
+    @contextlib.contextmanager
+    def _turn(self) -> Iterator[None]:
+        """This app's turn with the stored sign-in: in this process, and across every window
+        of this user (refresh_lock)."""
+        with self._turns, contextlib.ExitStack() as held:
+            with keyring_answers("read"):
+                held.enter_context(refresh_lock(self.lock_path))
+            yield
+
+    def _set_access(self, token: str | None) -> None:
+        with self._token_lock:
+            self._access_token = token
 
     def adopt(self, tokens: TokenSet) -> None:
-        """Take the tokens of a finished sign-in."""
-        with self._lock:
-            Stored(tokens.refresh_token).write(self.store)
+        """Take the tokens of a finished sign-in (not amid another window's refresh, which
+        would put back the sign-in it renewed)."""
+        with self._turn():
+            self._keep(Stored(tokens.refresh_token))
             self.user_id = None
-            self._access_token = tokens.access_token
+            self._set_access(tokens.access_token)
 
     def claim(self, user_id: str) -> None:
         """Note whose sign-in this is (learnt from /me), beside the refresh token."""
-        with self._lock, refresh_lock(self.lock_path):
+        with self._turn():
             self.user_id = user_id
             stored = self.stored()
             if stored is not None and stored.user_id != user_id:
-                Stored(stored.refresh_token, user_id).write(self.store)
+                self._keep(Stored(stored.refresh_token, user_id))
 
     def forget_access(self, token: str | None = None) -> None:
         """Drop the access token (only if it is still `token`, when given): the next request
-        refreshes with what the store holds."""
-        with self._lock:
-            if token is None or token == self._access_token:
+        refreshes with what the store holds. Waits on no refresh (the UI thread calls it);
+        without `token`, a refresh on its way keeps nothing either, since what the store held
+        when it began may be another account's sign-in than the one it holds now."""
+        with self._token_lock:
+            if token is None:
+                self._forgotten += 1
+                self._access_token = None
+            elif token == self._access_token:
                 self._access_token = None
 
     def refresh(self) -> None:
-        """Trade the stored refresh token for new tokens; SignInRequired when it is dead."""
-        with self._lock, refresh_lock(self.lock_path):
+        """Trade the stored refresh token for new tokens; SignInRequired when it is dead,
+        KeyringFailed when the store cannot be read or written."""
+        with self._turn():
+            forgotten = self._forgotten
             stored = self.stored()
             if stored is None:
-                self._access_token = None
+                self._set_access(None)
                 raise SignInRequired("not signed in")
             try:
                 body = token_request(self.http, self.server_url, {
@@ -91,20 +134,24 @@ class AuthSession:
                     "client_id": CLIENT_ID,
                 })
             except SigninRejected as exc:
-                if exc.error in ("invalid_grant", "invalid_client", "unauthorized_client"):
-                    self.store.clear()
-                    self._access_token = None
+                if exc.error in SIGN_IN_ENDED:
+                    self._keep(None)
+                    self._set_access(None)
                     raise SignInRequired("the sign-in has expired; sign in again") from exc
                 raise
             tokens = TokenSet.from_response(body)
-            Stored(tokens.refresh_token, stored.user_id).write(self.store)
+            self._keep(Stored(tokens.refresh_token, stored.user_id))  # (the old one is spent)
             self.user_id = stored.user_id
-            self._access_token = tokens.access_token
+            with self._token_lock:
+                if self._forgotten == forgotten:  # (else the next request refreshes again)
+                    self._access_token = tokens.access_token
 
     def request(self, method: str, path: str, **kwargs: Any) -> requests.Response:
         """An authorized request to the server; one refresh and retry on 401."""
         kwargs.setdefault("timeout", HTTP_TIMEOUT)
-        if self._access_token is None:
+        for _ in range(2):  # (a second time if a forget came amid the first refresh)
+            if self._access_token is not None:
+                break
             self.refresh()
         response = self._send(method, path, kwargs)
         if response.status_code == 401:
@@ -119,10 +166,10 @@ class AuthSession:
 
     def sign_out(self) -> None:
         """Revoke the refresh token (and with it its family) at the server, and forget both."""
-        with self._lock, refresh_lock(self.lock_path):  # (not amid another window's refresh)
+        with self._turn():  # (not amid another window's refresh)
             stored = self.stored()
-            self.store.clear()
-            self._access_token = None
+            self._keep(None)
+            self._set_access(None)
         if stored is not None:
             refresh_token = stored.refresh_token
             # Forgotten locally even if the server cannot be reached: its tokens expire anyway.

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Iterator
+
 
 class LobbyError(Exception):
     """Something the player should hear about; str() is a plain sentence for them."""
@@ -30,3 +34,25 @@ class SignedOut(LobbyError):
 
 class ServerFailed(LobbyError):
     """The server broke while answering (a 5xx, or an answer that makes no sense)."""
+
+
+class KeyringFailed(LobbyError):
+    """Where the sign-in is kept (the keyring, or the file chosen instead) could not be read
+    or written: a locked keyring, say. The sign-in is not lost; the player may try again."""
+
+
+@contextlib.contextmanager
+def keyring_answers(doing: str) -> Iterator[None]:
+    """A failure of the sign-in's store (or of the lock its windows take turns with) is
+    KeyringFailed, said in plain words; `doing` is "read" or "written"."""
+    try:
+        yield
+    except Exception as error:
+        # (a keyring's error exists only once keyring is loaded: it is not loaded for this)
+        errors = sys.modules.get("keyring.errors")
+        if not isinstance(error, OSError) and not (
+                errors is not None and isinstance(error, errors.KeyringError)):
+            raise
+        detail = str(error) or type(error).__name__
+        raise KeyringFailed(f"The keyring could not be {doing} ({detail}): try again once it "
+                            "answers (unlocked, say).") from error

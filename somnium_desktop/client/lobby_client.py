@@ -204,7 +204,11 @@ class LobbyClient:
         except SignInRequired:
             raise SignedOut("You are signed out: sign in again to play.") from None
         except SigninRejected as rejected:
-            raise SignedOut(f"The sign-in was refused ({rejected}): sign in again.") from None
+            # (a sign-in that ended is SignInRequired: this is the token endpoint failing for a
+            # moment, a gateway's HTTP 502 or a rate limit, and the sign-in is still good)
+            raise ServerUnreachable(f"The server {self.host} could not renew your sign-in just "
+                                    f"now ({rejected}). Nothing was lost: try again in a "
+                                    "moment.") from None
         except (SigninError, requests.RequestException) as error:
             raise self._unreachable(error) from None
         return _answer(response)

@@ -55,6 +55,7 @@ class OnlineGame(FollowedGame):
             lambda result: self._acted(action_id, result.seq, result.events),
             lambda error: self._act_failed(action_id, error),
             label="Sending your move…", owner=self._game.stamp(),
+            on_unexpected=lambda error: self._act_broke(action_id, error),
         )
 
     def _acted(self, action_id: str, seq: int, events: Sequence[GameEvent]) -> None:
@@ -86,6 +87,13 @@ class OnlineGame(FollowedGame):
         else:
             message = str(error)
         self.error.emit(message)
+
+    def _act_broke(self, action_id: str, error: BaseException) -> None:
+        """Sending the move failed in a way the app did not foresee (the error dialog shows
+        it): the move is no longer pending, so the player can make it again."""
+        self._act_failed(action_id, LobbyError(
+            f"Your move may not have been played ({type(error).__name__}: {error}); the table "
+            "shows it once the server has it."))
 
     def rematch(self) -> None:
         if self.closed or self.my_seat is None:

@@ -5,7 +5,8 @@ calls back on the UI thread. While any operation runs, `busy` is true and `progr
 the oldest one, so a window can show what it is waiting for. Failures that are LobbyErrors
 (the server unreachable, a refusal, signed out), or of the kinds given as `expected`, go to
 `on_failure`; anything else is a bug and is raised on the UI thread, where the app's
-exception dialog shows it.
+exception dialog shows it (told first to `on_unexpected`, if given: what waited on the
+operation, a move shown as pending say, need not wait for good).
 
 An operation may carry an `owner`: a Stamp of the Generation it was started in (a server
 connected to, a sign-in). When that generation has moved on by the time the answer comes (the
@@ -96,6 +97,7 @@ class _Job:
     on_done: Callable[[], None] | None = None  # called however it ended, dropped included
     expected: tuple[type[Exception], ...] = (LobbyError,)  # failures for on_failure
     exclusive: Hashable | None = None  # at most one running job with this key
+    on_unexpected: Callable[[BaseException], None] | None = None  # a failure not expected
 
 
 class Operations(QObject):
@@ -137,6 +139,7 @@ class Operations(QObject):
         on_done: Callable[[], None] | None = None,
         expected: tuple[type[Exception], ...] = (LobbyError,),
         exclusive: Hashable | None = None,
+        on_unexpected: Callable[[BaseException], None] | None = None,
     ) -> bool:
         """Start `work`; False if it was not (closed, or `exclusive` is running already)."""
         if self._closed or (exclusive is not None and self.running(exclusive)):
@@ -144,7 +147,7 @@ class Operations(QObject):
         job_id = next(self._ids)
         was_busy = self.busy
         self._jobs[job_id] = _Job(label, on_success, on_failure, quiet, owner, on_done,
-                                    expected, exclusive)
+                                    expected, exclusive, on_unexpected)
         thread = threading.Thread(target=self._work, args=(job_id, work),
                                   name=f"operation-{job_id}", daemon=True)
         with self._threads_lock:
@@ -194,6 +197,8 @@ class Operations(QObject):
             log.info("%s failed: %s", job.label or "an operation", result)
             job.on_failure(result)
         elif isinstance(result, BaseException):
+            if job.on_unexpected is not None:
+                job.on_unexpected(result)
             raise result
 
     def wait_idle(self, timeout: float = 10.0) -> bool:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 
-from ..client.errors import LobbyError, ServerUnreachable, SignedOut
+from ..client.errors import LobbyError, ServerUnreachable, SignedOut, keyring_answers
 from ..client.lifecycles import (
     GoingBackEvent,
     LookupEvent,
@@ -76,10 +76,11 @@ class SignInPart(OnlineBase):
             in, or why the player must choose one."""
             if auth is not None:
                 return False, auth.store
-            kept = stores.existing(key)
-            if kept is not None and kept.load() is not None:
-                return True, kept
-            return False, kept if kept is not None else stores.for_new(key)
+            with keyring_answers("read"):
+                kept = stores.existing(key)
+                if kept is not None and kept.load() is not None:
+                    return True, kept
+                return False, kept if kept is not None else stores.for_new(key)
 
         def seen(found: tuple[bool, TokenStore | KeyringVerdict]) -> None:
             kept, store = found
@@ -219,8 +220,9 @@ class SignInPart(OnlineBase):
             """On a worker: what the store holds now."""
             from ..client.credentials import Stored
 
-            store = auth.store if auth is not None else stores.existing(key)
-            return Stored.read(store) if store is not None else None
+            with keyring_answers("read"):
+                store = auth.store if auth is not None else stores.existing(key)
+                return Stored.read(store) if store is not None else None
 
         def seen(stored: Stored | None) -> None:
             if client.auth is not auth:
@@ -281,9 +283,10 @@ class SignInPart(OnlineBase):
             """On a worker: a sign-in kept from before, and who it is."""
             from ..client.auth_session import AuthSession
 
-            store = stores.existing(key)
-            if store is None or store.load() is None:
-                return None, None
+            with keyring_answers("read"):
+                store = stores.existing(key)
+                if store is None or store.load() is None:
+                    return None, None
             auth = AuthSession(base, store, http)
             try:
                 return auth, _who(LobbyClient(base, auth, http), auth)
@@ -331,8 +334,15 @@ class SignInPart(OnlineBase):
             self._then_restored = []
             self._show_error(error)
 
+        def broke(error: BaseException) -> None:
+            """The restore failed in a way the app did not foresee (the error dialog shows
+            it): it is over all the same, so that Sign in can start another."""
+            failed(LobbyError("The kept sign-in could not be restored "
+                              f"({type(error).__name__}): sign in again."))
+
         self.restore_lookup.fire(LookupEvent.ASK)
-        self.ops.run(restore, restored, failed, label="Signing in…", owner=self._server.stamp())
+        self.ops.run(restore, restored, failed, label="Signing in…", owner=self._server.stamp(),
+                     on_unexpected=broke)
 
     def _lost_sign_in(self) -> None:
         client = self.client

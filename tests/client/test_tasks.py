@@ -74,6 +74,25 @@ def test_expected_failures_go_to_on_failure_and_others_are_raised(qtbot: QtBot) 
         ops.deleteLater()
 
 
+def test_an_unexpected_failure_is_told_to_on_unexpected_before_it_is_raised(
+    qtbot: QtBot,
+) -> None:
+    ops = Operations()
+    told: list[BaseException] = []
+
+    def broken() -> None:
+        raise KeyError("a bug")
+
+    try:
+        with qtbot.captureExceptions() as raised:
+            ops.run(broken, None, told.append, on_unexpected=told.append)
+            qtbot.waitUntil(lambda: bool(raised), timeout=5000)
+        assert len(told) == 1 and told[0] is raised[0][1]  # (told once, not as a failure)
+    finally:
+        ops.close()
+        ops.deleteLater()
+
+
 def test_an_exclusive_operation_runs_one_at_a_time(qtbot: QtBot) -> None:
     ops = Operations()
     release = threading.Event()

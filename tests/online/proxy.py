@@ -1,4 +1,5 @@
-"""A TCP proxy in front of a test server that can lose one answer on its way back."""
+"""Proxies in front of a test server: a TCP one that can lose one answer on its way back, and
+an HTTP gateway whose token endpoint can fail for a moment or be slow."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import contextlib
 import re
 import socket
 import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import requests
 
 
 class LosingProxy:
@@ -80,3 +84,68 @@ class LosingProxy:
 def _shut(sock: socket.socket) -> None:
     with contextlib.suppress(OSError):
         sock.shutdown(socket.SHUT_RDWR)
+
+
+class TokenGateway:
+    """An HTTP gateway in front of a test server, for an AuthSession's requests (the token
+    endpoint and signed requests; no streams). Its token endpoint can fail for a moment, as a
+    proxy's HTTP 502 (`failing`: that many answers), or be held until `release` is set
+    (`holding`), as a slow one; `asked` is set once a token request has come."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target.rstrip("/")
+        self.failing = 0
+        self.holding = False
+        self.asked = threading.Event()
+        self.release = threading.Event()
+        self.token_requests = 0
+        gateway = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                gateway._forward(self, "GET")
+
+            def do_POST(self) -> None:
+                gateway._forward(self, "POST")
+
+            def do_DELETE(self) -> None:
+                gateway._forward(self, "DELETE")
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def _forward(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        body = handler.rfile.read(int(handler.headers.get("Content-Length") or 0))
+        if handler.path.startswith("/auth/token"):
+            self.token_requests += 1
+            self.asked.set()
+            if self.holding:
+                self.release.wait(30)
+            if self.failing > 0:
+                self.failing -= 1
+                _answer(handler, 502, b"<html><body>502 Bad Gateway</body></html>",
+                        "text/html")
+                return
+        headers = {k: v for k, v in handler.headers.items() if k.lower() != "host"}
+        answer = requests.request(method, self.target + handler.path, data=body,
+                                  headers=headers, timeout=15)
+        _answer(handler, answer.status_code, answer.content,
+                answer.headers.get("Content-Type", ""))
+
+    def close(self) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _answer(handler: BaseHTTPRequestHandler, status: int, body: bytes, kind: str) -> None:
+    handler.send_response(status)
+    handler.send_header("Content-Type", kind)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
