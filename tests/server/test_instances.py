@@ -706,6 +706,39 @@ def test_a_game_made_while_an_instance_was_not_listening_joins_its_lobby(
     until(lambda: game_id in listed(), 5.0)
 
 
+def test_a_player_who_left_while_an_instance_was_not_listening_is_away_there(
+    pg_cluster: Cluster,
+) -> None:
+    """Bob's last stream, on instance 1, closes while both instances' listening connections
+    are cut: instance 2 never hears his `gone`. Listening again, it forgets what the others
+    told of their streams and hears it again: Bob is not among it, and shows away there."""
+    url = pg_cluster.new_database()
+    one, two = (LiveServer(server_settings(url, away_after=0.6, claim_after=30))
+                for _ in range(2))
+    ann_stream = None
+    try:
+        ann = on(two, one.player("Ann"))
+        bob = one.player("Bob")
+        game_id = ann.create()["id"]
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        bob_stream = EventReader(f"{one.base}/games/{game_id}/events", headers=bob.headers)
+        ann_stream = EventReader(f"{two.base}/games/{game_id}/events", headers=ann.headers)
+        bob_stream.next()
+        time.sleep(1.0)  # (past away_after: on instance 2, Bob is here by instance 1's word)
+        assert two.get(f"/games/{game_id}").json()["presence"][1]["away"] is False
+        listening = ("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                     " WHERE datname = current_database() AND left(query, 7) = 'LISTEN '")
+        assert len(query(url, listening)) == 2  # (they listen again after a second)
+        bob_stream.close()
+        away = ann_stream.until(lambda e: e.event == "presence" and presence(e)[1][0])
+        assert presence(away)[1] == (True, False)
+    finally:
+        if ann_stream is not None:
+            ann_stream.close()
+        one.stop()
+        two.stop()
+
+
 def test_an_instance_taken_for_gone_while_it_stalled_is_heard_again(
     tmp_path: Path, pg_cluster: Cluster,
 ) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from ..postgres import Cluster
-from .helpers import EventReader, LiveServer, Player, server_settings
+from .helpers import EventReader, LiveServer, Player, query, server_settings
 from .test_instances import on
 
 
@@ -133,3 +133,23 @@ def test_a_snapshot_holds_every_game_told_of(pg_cluster: Cluster) -> None:
     finally:
         one.stop()
         two.stop()
+
+
+def test_a_stored_lobby_event_it_cannot_read_is_passed_over(pg_cluster: Cluster) -> None:
+    """A row of another server version (here not even JSON) stops no lobby: the events
+    stored after it are told."""
+    url = pg_cluster.new_database()
+    server = LiveServer(server_settings(url))
+    lobby = None
+    try:
+        lobby = EventReader(f"{server.base}/lobby/events")
+        assert lobby.next().event == "snapshot"
+        query(url, "INSERT INTO lobby_events (id, data, batch) VALUES"
+                   " ((SELECT coalesce(max(id), 0) + 1 FROM lobby_events), 'not json', 'odd')")
+        game_id = server.player("Ann").create()["id"]
+        created = lobby.until(lambda e: e.event == "game_created")
+        assert created.json()["game"]["id"] == game_id
+    finally:
+        if lobby is not None:
+            lobby.close()
+        server.stop()

@@ -86,6 +86,9 @@ class ServiceBase:
             task.cancel()
         if leftover:
             await asyncio.wait(leftover)
+        if self.outbox.pending:  # (the others forget this instance's streams in seconds)
+            log.warning("stopped before telling the other instances %d changes of its "
+                        "streams", len(self.outbox.pending))
         if self.attendance.streams:  # those here until the server stopped
             with contextlib.suppress(Exception):
                 await self.storage.mark_seen(list(self.attendance.streams), time.time())

@@ -117,8 +117,11 @@ class CatchUpPart(PresencePart):
 
     def resync(self) -> None:
         """Notices may have been missed (this instance was not listening: at start, or its
-        listening connection was lost): every game is compared with the database."""
+        listening connection was lost): every game is compared with the database, and what
+        the other instances told of their streams is forgotten, to be told again (the
+        listener says `hello` next)."""
         self._spawn(self._resync())
+        self._peers_forgotten()
 
     async def _resync(self) -> None:
         """Games made or changed unheard are read: a game made meanwhile joins the lobby."""
@@ -262,11 +265,17 @@ class CatchUpPart(PresencePart):
         room.history = True
 
     def _let_go_later(self, room: GameRoom) -> None:
-        """A finished game keeps its history in memory a while, then only in storage."""
-        asyncio.get_running_loop().call_later(self.history_grace, self._let_go, room)
+        """A finished game keeps its history in memory a while (from its last use), then
+        only in storage."""
+        if room.let_go is not None:
+            room.let_go.cancel()
+        room.let_go = asyncio.get_running_loop().call_later(
+            self.history_grace, self._let_go, room
+        )
 
     @staticmethod
     def _let_go(room: GameRoom) -> None:
+        room.let_go = None
         if room.status == "finished":
             room.window.clear()
             room.actions.clear()

@@ -149,6 +149,22 @@ class PresencePart(ServiceBase):
                 if room.observers:
                     self._tell_peers(peers.WATCH, f"{room.id}:{room.observers}")
 
+    def _peers_forgotten(self) -> None:
+        """Forget the other instances' streams (a `gone` or `watch` sent while this one was
+        not listening was lost): they tell them again when they hear this one's `hello`, in
+        a few milliseconds. A user held only there counts as having left now, so no one shows
+        as away meanwhile, and their absence, if real, counts from now."""
+        known = self.attendance.peers
+        users, games = list(known.users), list(known.watching)
+        self.attendance.peers = peers.Peers()
+        now = clock()
+        for user in users:
+            if not self.attendance.here(user):
+                self.attendance.gone[user] = now
+                self._attendance_changed(user)
+        for game_id in games:
+            self._elsewhere_changed(game_id)
+
     def _elsewhere_changed(self, game_id: str) -> None:
         room = self.rooms.get(game_id)
         if room is not None:

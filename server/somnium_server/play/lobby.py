@@ -27,6 +27,7 @@ STOP_WAIT = 5.0  # seconds a stopping server waits for its lobby events to be st
 # an instance stores its lobby events at most this often too: one transaction, one notice and
 # one read by each instance per tenth of a second, not per event.
 LOBBY_PACE = 0.1
+READY_WAIT = 2.0  # seconds the lobby waits for the games a batch names to load, at most
 TOLD_GAMES = 10_000  # games whose last told line a shared lobby remembers (newest kept)
 
 
@@ -71,7 +72,9 @@ class Lobby:
         if self.shared is not None:
             self.epoch = await self.shared.lobby_epoch()
             for seq, data in await self.shared.lobby_recent(self.window.maxlen or 0):
-                self._tell(seq, data, orjson.loads(data))
+                event = lobby_event(data)
+                if event is not None:
+                    self._tell(seq, data, event)
 
     def publish(self, kind: str, data: dict[str, Any]) -> None:
         """Send a lobby event to every lobby stream (of every instance, if shared)."""
@@ -122,28 +125,37 @@ class Lobby:
 
     async def _read(self) -> None:
         """Tell the stored events after the last one told, until nothing new is heard of. A
-        read that fails is made again after a pause (the events wait in the database)."""
+        read that fails is made again after a pause (the events wait in the database); a
+        row this server cannot read (another version's) is passed over."""
         assert self.shared is not None
         waits = pauses(RETRY_FIRST)
         while self._behind:
             self._behind = False
             try:
-                stored = [(seq, data, orjson.loads(data))
-                          for seq, data in await self.shared.lobby_events_after(self.seq)]
-                if self.ready is not None and stored:
-                    await self.ready(list(dict.fromkeys(
-                        game_id for _, _, event in stored if (game_id := named(event))
-                    )))
-                for seq, data, event in stored:
-                    self._tell(seq, data, event)
+                rows = await self.shared.lobby_events_after(self.seq)
             except Exception as error:
                 pause = next(waits)
                 log.warning("could not read the lobby's events (%r); trying again in %.1f s",
                             error, pause)
                 self._behind = True
                 await asyncio.sleep(pause)
-            else:
-                waits = pauses(RETRY_FIRST)
+                continue
+            waits = pauses(RETRY_FIRST)
+            stored = [(seq, data, lobby_event(data)) for seq, data in rows]
+            if self.ready is not None and stored:
+                named_games = (named(event) for _, _, event in stored if event is not None)
+                try:
+                    await asyncio.wait_for(self.ready(list(dict.fromkeys(
+                        game_id for game_id in named_games if game_id is not None
+                    ))), READY_WAIT)
+                except Exception as error:  # (told all the same: the games follow)
+                    log.warning("could not load the games the lobby names: %r", error)
+            for seq, data, event in stored:
+                if event is None:
+                    log.warning("a lobby event this server cannot read: %.80r", data)
+                    self.seq = max(self.seq, seq)
+                else:
+                    self._tell(seq, data, event)
 
     def _tell(self, seq: int, data: bytes, event: dict[str, Any]) -> None:
         if seq <= self.seq:
@@ -161,7 +173,8 @@ class Lobby:
     def _outdated(self, kind: str, game: Any) -> bool:
         """True if a stored event's game line is older than the one told last, or a
         presence event says only what was told last; else it is the game's line now."""
-        if not isinstance(game, dict) or not isinstance(game.get("version"), int):
+        if not (isinstance(game, dict) and isinstance(game.get("version"), int)
+                and isinstance(game.get("id"), str)):
             return False
         line = (game["version"], game.get("away"))
         told = self._told.pop(game["id"], None)
@@ -206,6 +219,15 @@ class Lobby:
             return None
         oldest = self.window[0][0] if self.window else None
         return missed(last_seen, self.seq, self.window, oldest)
+
+
+def lobby_event(data: bytes) -> dict[str, Any] | None:
+    """A stored lobby event, or None if it is none this server can tell (not JSON, no type)."""
+    try:
+        event = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    return event if isinstance(event, dict) and isinstance(event.get("type"), str) else None
 
 
 def named(event: dict[str, Any]) -> str | None:

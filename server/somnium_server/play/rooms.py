@@ -65,6 +65,7 @@ class GameRoom:
     # whether `window` and `actions` hold the game's recent history (a finished game's is
     # let go after a while and read again on demand: games_catchup.ensure_history)
     history: bool = True
+    let_go: asyncio.TimerHandle | None = None  # when a finished game's history is let go
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     channel: Channel = field(default_factory=Channel)
     observers: int = 0  # watching through this instance

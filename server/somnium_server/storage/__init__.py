@@ -242,7 +242,8 @@ class GameNotices(Protocol):
         ...
 
     def resync(self) -> None:
-        """Some notices may have been lost: compare every game with the database."""
+        """Some notices may have been lost: compare every game with the database, and forget
+        what the other instances told of their streams (they tell it again on `hello`)."""
         ...
 
 

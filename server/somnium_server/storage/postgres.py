@@ -245,11 +245,12 @@ class PostgresStorage(
         ) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
             self.hear(True)  # (what was kept may have changed unheard)
-            await self.announce(HELLO, "-")
             # what was committed before this listened (lost with a connection, or since the
-            # games were loaded at start) is read from the database
+            # games were loaded at start) is read from the database; what the others told of
+            # their streams, they tell again on this `hello`
             notices.resync()
             notices.lobby_moved()
+            await self.announce(HELLO, "-")
             async for notify in conn.notifies():
                 self._tell(notify.payload, notices)
 
