@@ -16,7 +16,7 @@ from somnium_server.storage import ChatMessage
 
 from ..conftest import Database
 from ..postgres import Cluster
-from .helpers import SSE, EventReader, LiveServer, Player, server_settings
+from .helpers import SSE, EventReader, LiveServer, Player, query, server_settings
 from .test_instances import on, started, together
 from .test_instances import pair as pair  # the fixture: two instances on one database
 
@@ -249,3 +249,26 @@ def test_a_message_reaches_a_crowd_after_the_move_handed_out_before_it(tmp_path:
 
     for heard in asyncio.run(scene()):  # (the message's id: the room's seq, then its own)
         assert heard[-2] == b"id: 7" and heard[-1].endswith(b".1"), heard
+
+
+def test_a_message_whose_notice_was_lost_reaches_the_streams(pg_cluster: Cluster) -> None:
+    """Streams hear of a message by its notice; the instance's listening connection is cut
+    as the message is written, and the notice is lost. Listening again, it reads what its
+    streams may have missed."""
+    server = LiveServer(server_settings(pg_cluster.new_database()))
+    reader = None
+    try:
+        ann, bob, game_id = started(server)
+        reader = stream(server, game_id, bob)
+        reader.until(lambda e: e.event == "presence")
+        listening = ("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                     " WHERE datname = current_database() AND left(query, 7) = 'LISTEN '")
+        assert len(query(server.settings.database_url or "", listening)) == 1
+        posted = ann.post(f"/games/{game_id}/chat", {"text": "still there?"})
+        assert posted.status_code == 201, posted.text
+        heard = reader.until(lambda e: e.event == "chat")
+        assert heard.json()["message"]["text"] == "still there?"
+    finally:
+        if reader is not None:
+            reader.close()
+        server.stop()

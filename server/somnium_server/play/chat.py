@@ -27,6 +27,7 @@ log = logging.getLogger("somnium_server.play.chat")
 LONGEST = 500  # characters a message may hold, once cleaned
 HISTORY = 50  # messages a stream opened without Last-Event-ID starts with
 RECENT = 64  # messages published here kept to close the gap while a stream opens
+MISSED = 0  # in the relay's inbox, no message's id: read what the streams here may have missed
 
 
 def clean_text(raw: str) -> str:
@@ -79,6 +80,7 @@ class ChatService:
         self._inbox: deque[int] = deque()  # message ids heard of, to stream in that order
         self._relay: asyncio.Task[None] | None = None
         games.chat_heard = self.heard
+        games.chat_missed = self.notices_lost
 
     # -- writing ------------------------------------------------------------------------------
     async def post(self, user: User, game_id: str, raw: str) -> ChatMessage:
@@ -119,7 +121,11 @@ class ChatService:
         while self._inbox:
             message_id = self._inbox[0]
             try:
-                message = await self.storage.chat_message(message_id)
+                if message_id == MISSED:
+                    messages = await self._missed_unheard()
+                else:
+                    found = await self.storage.chat_message(message_id)
+                    messages = [] if found is None else [found]
             except Exception as error:
                 pause = next(waits, None)
                 if pause is not None:
@@ -128,11 +134,26 @@ class ChatService:
                     await asyncio.sleep(pause)
                     continue
                 log.error("gave up reading chat message %d: %r", message_id, error)
-                message = None
+                messages = []
             self._inbox.popleft()
             waits = itertools.islice(pauses(HEAR_RETRY_FIRST), HEAR_TRIES)
-            if message is not None:
+            for message in messages:
                 self.publish(message)
+
+    def notices_lost(self) -> None:
+        """Chat notices may have been lost (the listening connection was): the messages of
+        the games streamed here since the oldest each stream was sent are read, in their
+        turn among the messages heard of."""
+        self._inbox.append(MISSED)
+        if self._relay is None or self._relay.done():
+            self._relay = asyncio.get_running_loop().create_task(self._relay_all())
+
+    async def _missed_unheard(self) -> list[ChatMessage]:
+        found: list[ChatMessage] = []
+        for game_id, readers in list(self.readers.items()):
+            oldest = min((self.told.get(subscriber, 0) for subscriber in readers), default=0)
+            found += await self.storage.chat_of(game_id, after=oldest)
+        return found
 
     def publish(self, message: ChatMessage) -> None:
         """Send a message to every stream of its game here, except those blocking its author."""

@@ -72,6 +72,7 @@ class ServiceBase:
         self._reading_again: dict[str, int] = {}  # game -> the version a failed notice named
         # set by chat.py's ChatService: hears the chat notices (peers.CHAT_KINDS)
         self.chat_heard: Callable[[str, str], None] | None = None
+        self.chat_missed: Callable[[], None] | None = None  # (notices may have been lost)
 
     async def _computer_move(self, game_id: str) -> bool:
         """The computer to move takes one action (the write path's: games_commit.py)."""

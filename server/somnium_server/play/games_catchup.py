@@ -122,6 +122,8 @@ class CatchUpPart(PresencePart):
         listener says `hello` next)."""
         self._spawn(self._resync())
         self._peers_forgotten()
+        if self.chat_missed is not None:
+            self.chat_missed()
 
     async def _resync(self) -> None:
         """Games made or changed unheard are read: a game made meanwhile joins the lobby."""
