@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,11 +12,13 @@ from typing import Any
 import requests
 
 from .credentials import Stored, TokenStore, refresh_lock
-from .errors import keyring_answers
+from .errors import KeyringFailed, keyring_answers
 from .signin import CLIENT_ID, HTTP_TIMEOUT, SigninRejected, TokenSet, token_request
 
 # What the token endpoint answers when a refresh token can no longer be used: the sign-in ends.
 SIGN_IN_ENDED = ("invalid_grant", "invalid_client", "unauthorized_client")
+
+log = logging.getLogger(__name__)
 
 
 class SignInRequired(Exception):
@@ -45,6 +48,9 @@ class AuthSession:
         self.lock_path = lock_path
         self.user_id: str | None = None  # whose sign-in this is, once known (claim)
         self._access_token: str | None = None
+        # a renewed sign-in the store could not take (a keyring locked as it was written):
+        # the spent one is still there, so this one is used, and written, at the next renewal
+        self._unwritten: Stored | None = None
         self._forgotten = 0  # how often the access token was dropped whatever it was
         # Refreshes, sign-ins and sign-outs of this app take turns (held over the network and
         # the keyring); the access token has a lock of its own, never held that long.
@@ -115,15 +121,17 @@ class AuthSession:
             if token is None:
                 self._forgotten += 1
                 self._access_token = None
+                self._unwritten = None  # (the store's sign-in is the one to renew now)
             elif token == self._access_token:
                 self._access_token = None
 
     def refresh(self) -> None:
         """Trade the stored refresh token for new tokens; SignInRequired when it is dead,
-        KeyringFailed when the store cannot be read or written."""
+        KeyringFailed when the store cannot be read. New tokens the store cannot take are
+        used all the same, and written at the next renewal."""
         with self._turn():
             forgotten = self._forgotten
-            stored = self.stored()
+            stored = self._unwritten or self.stored()
             if stored is None:
                 self._set_access(None)
                 raise SignInRequired("not signed in")
@@ -135,16 +143,24 @@ class AuthSession:
                 })
             except SigninRejected as exc:
                 if exc.error in SIGN_IN_ENDED:
+                    self._unwritten = None
                     self._keep(None)
                     self._set_access(None)
                     raise SignInRequired("the sign-in has expired; sign in again") from exc
                 raise
             tokens = TokenSet.from_response(body)
-            self._keep(Stored(tokens.refresh_token, stored.user_id))  # (the old one is spent)
+            renewed = Stored(tokens.refresh_token, stored.user_id)  # (the old one is spent)
+            try:
+                self._keep(renewed)
+                unwritten = None
+            except KeyringFailed as error:  # (kept here: the player plays on meanwhile)
+                log.warning("the renewed sign-in waits to be kept: %s", error)
+                unwritten = renewed
             self.user_id = stored.user_id
             with self._token_lock:
                 if self._forgotten == forgotten:  # (else the next request refreshes again)
                     self._access_token = tokens.access_token
+                    self._unwritten = unwritten
 
     def request(self, method: str, path: str, **kwargs: Any) -> requests.Response:
         """An authorized request to the server; one refresh and retry on 401."""
@@ -167,7 +183,8 @@ class AuthSession:
     def sign_out(self) -> None:
         """Revoke the refresh token (and with it its family) at the server, and forget both."""
         with self._turn():  # (not amid another window's refresh)
-            stored = self.stored()
+            stored = self._unwritten or self.stored()
+            self._unwritten = None
             self._keep(None)
             self._set_access(None)
         if stored is not None:

@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
+from somnium_desktop.client.auth_session import AuthSession
 from somnium_desktop.client.credentials import KeyringStore, Stored
 from somnium_desktop.client.lifecycles import SignIn
 from somnium_desktop.client.lobby_client import LobbyClient
@@ -43,6 +44,7 @@ class LockableKeyring(keyring.backend.KeyringBackend):
         super().__init__()  # type: ignore[no-untyped-call]
         self.passwords: dict[tuple[str, str], str] = {}
         self.failure: Exception | None = None
+        self.failing_writes: Exception | None = None  # (reads answer)
 
     def _answer(self) -> None:
         if self.failure is not None:
@@ -54,6 +56,8 @@ class LockableKeyring(keyring.backend.KeyringBackend):
 
     def set_password(self, service: str, username: str, password: str) -> None:
         self._answer()
+        if self.failing_writes is not None:
+            raise self.failing_writes
         self.passwords[(service, username)] = password
 
     def delete_password(self, service: str, username: str) -> None:
@@ -128,6 +132,43 @@ def test_a_keyring_failing_as_a_move_renews_the_sign_in_leaves_the_move_to_make_
         qtbot.waitUntil(lambda: not game.pending, timeout=10000)
         assert played_once(lobby, game, version)
         assert len(errors) == 1
+    finally:
+        game.close()
+        operations.close()
+        assert operations.wait_idle()
+
+
+def test_a_renewed_sign_in_the_keyring_cannot_take_is_used_and_kept_later(
+    qtbot: QtBot, lobby: LiveServer, lockable_keyring: LockableKeyring
+) -> None:
+    """The keyring refuses to write the renewed sign-in (the old refresh token, still in it,
+    is spent): the move is played with the new tokens, and the next renewal, once the keyring
+    answers, keeps a sign-in that works."""
+    ada = local_client(lobby.base, "Ada")
+    assert ada.auth is not None
+    kept = ada.auth.stored()
+    assert kept is not None
+    store = KeyringStore(lobby.base, lockable_keyring)
+    ada.auth.store = store
+    kept.write(store)
+    operations = Operations()
+    game, version = seated(qtbot, lobby, ada, operations)
+    errors: list[str] = []
+    game.error.connect(errors.append)
+    try:
+        ada.auth.forget_access()  # the access token has expired: a move renews it first
+        lockable_keyring.failing_writes = LOCKED
+        game.act(Draw())
+        qtbot.waitUntil(lambda: not game.pending, timeout=10000)
+        assert errors == [] and played_once(lobby, game, version)
+        assert Stored.read(store) == kept  # (spent)
+        lockable_keyring.failing_writes = None
+        ada.auth.forget_access(ada.auth.access_token)  # expired again: renewed, and kept
+        assert ada.me().display_name == "Ada"
+        renewed = Stored.read(store)
+        assert renewed is not None and renewed != kept
+        later = LobbyClient(lobby.base, AuthSession(lobby.base, store))  # (a new start)
+        assert later.me().display_name == "Ada"
     finally:
         game.close()
         operations.close()
