@@ -80,6 +80,17 @@ def lockable_keyring(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
         keyring.set_keyring(before)
 
 
+def in_keyring(lobby: LiveServer, keyring: LockableKeyring) -> tuple[LobbyClient, Stored]:
+    """Ada signed in, her sign-in kept in `keyring`; and what it keeps."""
+    ada = local_client(lobby.base, "Ada")
+    assert ada.auth is not None
+    kept = ada.auth.stored()
+    assert kept is not None
+    ada.auth.store = KeyringStore(lobby.base, keyring)
+    kept.write(ada.auth.store)
+    return ada, kept
+
+
 def seated(qtbot: QtBot, lobby: LiveServer, ada: LobbyClient,
            operations: Operations) -> tuple[OnlineGame, int]:
     """Ada's game against Bea on the table, Ada to play; and its version."""
@@ -100,12 +111,8 @@ def played_once(lobby: LiveServer, game: OnlineGame, version: int) -> bool:
 def test_a_keyring_failing_as_a_move_renews_the_sign_in_leaves_the_move_to_make_again(
     qtbot: QtBot, lobby: LiveServer, lockable_keyring: LockableKeyring, failure: Exception
 ) -> None:
-    ada = local_client(lobby.base, "Ada")
+    ada, _ = in_keyring(lobby, lockable_keyring)
     assert ada.auth is not None
-    kept = ada.auth.stored()
-    assert kept is not None
-    ada.auth.store = KeyringStore(lobby.base, lockable_keyring)  # the sign-in in the keyring
-    kept.write(ada.auth.store)
     operations = Operations()
     game, version = seated(qtbot, lobby, ada, operations)
     errors: list[str] = []
@@ -144,13 +151,9 @@ def test_a_renewed_sign_in_the_keyring_cannot_take_is_used_and_kept_later(
     """The keyring refuses to write the renewed sign-in (the old refresh token, still in it,
     is spent): the move is played with the new tokens, and the next renewal, once the keyring
     answers, keeps a sign-in that works."""
-    ada = local_client(lobby.base, "Ada")
+    ada, kept = in_keyring(lobby, lockable_keyring)
     assert ada.auth is not None
-    kept = ada.auth.stored()
-    assert kept is not None
-    store = KeyringStore(lobby.base, lockable_keyring)
-    ada.auth.store = store
-    kept.write(store)
+    store = ada.auth.store
     operations = Operations()
     game, version = seated(qtbot, lobby, ada, operations)
     errors: list[str] = []
