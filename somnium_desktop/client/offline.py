@@ -35,7 +35,8 @@ class OfflineGame(TableSource):
     milliseconds, which would stall the table's animations) while its pace runs, and its
     action is applied on the UI thread once both the pace and the thought are over. A thought
     about a game that moved on (a concession, a rematch, the game closed) is dropped as it
-    comes back; nothing waits for it.
+    comes back, and an answer already back but waiting for its pace is dropped with it;
+    nothing waits for either.
     """
 
     def __init__(
@@ -185,7 +186,11 @@ class OfflineGame(TableSource):
         self._state, events = apply(self._state, seat, action)
         if not isinstance(action, Concede):
             self._moves.append(Move(before, action))
-        self._asked.move_on()  # (a thought about the game before is dropped)
+        # A thought about the game before is dropped, and so is an answer waiting for its
+        # pace (the player conceded during the computer's turn: it must not be played).
+        self._asked.move_on()
+        self._answer = None
+        self._timer.stop()
         self._view = view_of(self._state)
         self._steps.append(ReplayStep(seat, action, tuple(events), self._view))
         self._emit(events)

@@ -255,6 +255,8 @@ class MainWindow(QMainWindow):
             self.online.attention.connect(self.notifier.notify)
             self.online.left_server.connect(self._left_server)
             self.online.table_free = lambda: self.source is None
+            self.online.leave_table = lambda why, then: self.replays.leave_then(
+                then, "Leave the game in play?", why)
             online = self.online
             self.chat_view.ask_sign_in = lambda then: online.sign_in(
                 then, ": the message was not sent")

@@ -92,6 +92,10 @@ class OnlineBase(QObject):
         self.restore_lookup = Machine("kept sign-in", LOOKUP, Lookup.IDLE)
         # May a game be put on the table by itself (nothing is on it)? The window says.
         self.table_free: Callable[[], bool] = lambda: self.current is None or self.current.closed
+        # Runs what opens a game (the window first asks to leave a game in play, saying why:
+        # "to open game 7Q4K…"); nothing happens if the player says No.
+        self.leave_table: Callable[[str, Callable[[], None]], None] = \
+            lambda _why, then: then()
         self.going_back = Machine("back to a game", GOING_BACK, GoingBack.NO)
         self._then_restored: list[Callable[[], None]] = []  # asked for while restoring
         self._lobby_seen: str | None = None  # the id of the last lobby event applied

@@ -22,7 +22,8 @@ class GamesPart(OnlineBase):
     def create(self, name: str, level: str | None) -> None:
         if self._waiting():
             return
-        self._signed_in_then(lambda: self._create(name, level), ": the game was not created")
+        self._after_leaving(None, lambda: self._signed_in_then(
+            lambda: self._create(name, level), ": the game was not created"))
 
     def _create(self, name: str, level: str | None) -> None:
         client, account = self.client, self.account
@@ -51,7 +52,8 @@ class GamesPart(OnlineBase):
     def join(self, game_id: str) -> None:
         if self._waiting():
             return
-        self._signed_in_then(lambda: self._join(game_id), ": the game was not joined")
+        self._after_leaving(game_id, lambda: self._signed_in_then(
+            lambda: self._join(game_id), ": the game was not joined"))
 
     def _join(self, game_id: str) -> None:
         client = self.client
@@ -63,11 +65,11 @@ class GamesPart(OnlineBase):
                 self.panel.show_message("You already play in that game: it is on your table.")
                 current = self.current
                 if current is None or current.game_id != game_id or current.closed:
-                    self.watch(game_id)  # our own table: play it
+                    self._watch(game_id)  # our own table: play it
             elif isinstance(error, ActionRefused) and error.code in ("game_started",
                                                                       "seat_taken", "host_away"):
                 self.panel.show_message(f"{error} Watching it instead.")
-                self.watch(game_id)
+                self._watch(game_id)
             else:
                 self._failed(error, lambda: self._join(game_id))
 
@@ -83,7 +85,22 @@ class GamesPart(OnlineBase):
         """Open a game: your seat if you sit at it, else watching (no sign-in needed)."""
         if self.client is None:
             return
-        self._open(game_id.strip().upper(), self.lobby.games.get(game_id.strip().upper()))
+        game_id = game_id.strip().upper()
+        self._after_leaving(game_id, lambda: self._watch(game_id))
+
+    def _watch(self, game_id: str) -> None:
+        """Open the game `game_id` (the player agreed to leave the one in play, if any)."""
+        self._open(game_id, self.lobby.games.get(game_id))
+
+    def _after_leaving(self, game_id: str | None, then: Callable[[], None]) -> None:
+        """`then` once the player agreed to leave the game in play on the table (the window
+        asks) for the game `game_id` (None: one to create); at once for the game on the
+        table itself."""
+        if game_id is not None and self._on_table(game_id):
+            then()
+        else:
+            self.leave_table(f"to open game {game_id}" if game_id else
+                             "to create a game online", then)
 
     def _open_detail(self, detail: GameDetail) -> None:
         self._open(detail.id, detail)

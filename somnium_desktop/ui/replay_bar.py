@@ -119,8 +119,9 @@ class ReplayMode(QObject):
         super().__init__(table)
         self.table = table
         self.start_action = table_action(table, "« Start", "Home", "Go to the deal")
-        self.back_action = table_action(table, "◀ Back", "Left", "One action back")
-        self.forward_action = table_action(table, "Forward ▶", "Right", "One action on")
+        self.back_action = table_action(table, "◀ Back", "Left", "One action back", repeat=True)
+        self.forward_action = table_action(table, "Forward ▶", "Right", "One action on",
+                                           repeat=True)
         self.end_action = table_action(table, "End »", "End", "Go to the end")
         self.leave_action = table_action(table, "Leave replay", "", "Leave the replay")
         self.open_action = table_action(table, "Re&play", "P", "Replay this game")

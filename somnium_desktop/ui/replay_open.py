@@ -1,5 +1,5 @@
 """Where replays open on the window's table: the result panel's Replay, leaving one, and
-asking first when a game in play would be left for one."""
+asking first when a game in play would be left for one (or for a game of the lobby)."""
 
 from __future__ import annotations
 
@@ -67,9 +67,10 @@ class Replays:
         elif online is not None:
             online.open_replay(source.game_id)
 
-    def leave_then(self, then: Callable[[], None]) -> None:
+    def leave_then(self, then: Callable[[], None], title: str = "Leave the game for a replay?",
+                   why: str = "to see this replay") -> None:
         """Run `then` at once, or once the player agreed to leave the game in play on the
-        table; the question does not block the window."""
+        table (`title` and `why` say for what); the question does not block the window."""
         asked = self.window.source
         if asked is None or not in_play(asked):
             then()
@@ -80,8 +81,8 @@ class Replays:
 
         gone = ("The game against the computer is abandoned." if isinstance(asked, OfflineGame)
                 else "It goes on on the server: the lobby takes you back to it.")
-        box = QMessageBox(QMessageBox.Icon.Question, "Leave the game for a replay?",
-                          f"Leave “{asked.game_name}” to see this replay? {gone}",
+        box = QMessageBox(QMessageBox.Icon.Question, title,
+                          f"Leave “{asked.game_name}” {why}? {gone}",
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                           self.window)
         box.setDefaultButton(QMessageBox.StandardButton.No)

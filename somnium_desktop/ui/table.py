@@ -50,6 +50,7 @@ class TableWidget(TableShows):
         log_inside: bool = True,
     ) -> None:
         super().__init__(deck, parent, log_inside=log_inside)
+        self._conceding: tuple[TableSource, str] | None = None  # said Yes to, not sent yet
         self.replaying = ReplayMode(self)
         self.column.insertWidget(self.column.count() - 1, self.replaying.bar)
         self.replaying.moved.connect(self.result_analysis.window.follow)
@@ -146,6 +147,7 @@ class TableWidget(TableShows):
         self.coach.refresh(view)
         self._update_status(mine, steal)
         self._play_queued(mine)
+        self._concede_said()
         self.replaying.update()
 
     def _claim_wait(self) -> str:
@@ -186,7 +188,7 @@ class TableWidget(TableShows):
                 text += " Press R for a rematch."
         elif phase is TablePhase.WATCHING:
             doing = "Replay" if source.replaying else "Watching"
-            text = f"{doing}: it is {self._display_name(view.turn)}'s turn."
+            text = f"{doing}: it is {self.speaker.possessive(view.turn)} turn."
             for seat in (view.turn, 1 - view.turn):
                 if source.away(seat):
                     text += f" {self._display_name(seat)} has left the table."
@@ -304,10 +306,23 @@ class TableWidget(TableShows):
         from PySide6.QtWidgets import QMessageBox
 
         self._confirm = None
-        yes = result == QMessageBox.StandardButton.Yes
-        source = self.source
-        if yes and source is asked[0] and source.game_id == asked[1] \
-                and self.concede_action.isEnabled():
+        self._conceding = asked if result == QMessageBox.StandardButton.Yes else None
+        self._concede_said()
+
+    def _concede_said(self) -> None:
+        """Concede the game the player said Yes for, while it is still on the table and
+        running: at once, cards moving or not (a player may concede at any time), or once a
+        move of theirs on its way has come back (a concession sent meanwhile would be
+        refused as made against an old version)."""
+        asked, source = self._conceding, self.source
+        if asked is None or source is None:
+            return
+        view = source.view
+        if source is not asked[0] or source.game_id != asked[1] or view is None or view.over \
+                or source.my_seat is None or source.read_only:
+            self._conceding = None
+        elif not source.pending:
+            self._conceding = None
             self._act_started()
             source.concede()
 

@@ -189,6 +189,7 @@ class TableShows(TableFrame):
         self.log.clear()
         self.coach.set_source(None)
         self.status.setText(IDLE_HINT)
+        self.view.setAccessibleDescription("")  # (it told the position of the game gone)
         self.scene.set_deck_info(len(self.scene.deck_pile), 3, True)
         self._show_buttons(False)
         self._update_controls()

@@ -345,8 +345,13 @@ def new_action(text: str, parent: QObject) -> QAction:
     return action
 
 
-def table_action(parent: QObject, text: str, shortcut: str, name: str) -> QAction:
+def table_action(
+    parent: QObject, text: str, shortcut: str, name: str, *, repeat: bool = False
+) -> QAction:
+    """A table's action, off until the table enables it. A key held down does it once, unless
+    `repeat` (stepping through a replay): the system's key repeat would draw again."""
     action = new_action(text, parent)
+    action.setAutoRepeat(repeat)
     if shortcut:
         action.setShortcut(QKeySequence(shortcut))
     action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import requests
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.lobby_client import LobbyClient
 from somnium_desktop.client.local_server import LocalServer
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.game import Draw
-from somnium_desktop.ui.lobby_games import NAME, status_text
+from somnium_desktop.ui.lobby_games import NAME, SEAT_2, status_text
 from somnium_desktop.ui.main_window import MainWindow
+from tests.client.test_offline import human_first
 from tests.server.helpers import LiveServer, server_settings
 
-from .helpers import cell_text, close_windows, lobby_row, open_window
+from .helpers import cell_text, click_cell, close_windows, lobby_row, open_window, seated_game
 
 
 def online_game(window: MainWindow) -> OnlineGame:
@@ -235,3 +238,51 @@ def test_the_built_in_server_leaves_once_another_server_is_set(
     finally:
         close_windows(qtbot, window)
         assert local.wait_stopped(15)
+
+
+def test_opening_a_lobby_game_asks_before_the_game_against_the_computer_is_left(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    playing, _ = seated_game(lobby)
+    waiting = lobby.player("Dan").create(name="Dan's table")["id"]
+    cy = open_window(qtbot, tmp_path, "Cy", lobby.base)
+    panel = cy.lobby_panel
+    try:
+        offline = cy.start_offline(seed=human_first())
+        assert offline is not None
+        activate_and_press(qtbot, cy, Qt.Key.Key_D)  # a game in play
+        qtbot.waitUntil(lambda: lobby_row(cy, playing) >= 0 and lobby_row(cy, waiting) >= 0,
+                        timeout=8000)
+        qtbot.waitUntil(panel.create_button.isEnabled, timeout=8000)
+        # Watching (a click on a game), joining (its free seat) and creating each ask first;
+        # No leaves everything as it was: the game on the table, the server's games, and no
+        # sign-in was asked for.
+        clicks: list[Callable[[], None]] = [
+            lambda: click_cell(cy, lobby_row(cy, playing), NAME),
+            lambda: click_cell(cy, lobby_row(cy, waiting), SEAT_2),
+            lambda: QTest.mouseClick(panel.create_button, Qt.MouseButton.LeftButton),
+        ]
+        for click in clicks:
+            click()
+            box = cy.replays.confirm
+            assert box is not None and box.isVisible()
+            assert box.text().endswith("? The game against the computer is abandoned.")
+            box.done(QMessageBox.StandardButton.No)
+            assert cy.replays.confirm is None
+        assert cy.online is not None
+        cy.online.ops.wait_idle(10)
+        qtbot.wait(100)
+        assert cy.source is offline and cy.table.source is offline and not offline.view.over
+        assert len(offline.view.table) == 1 and cy.online.current is None
+        assert cy.browser.people == []  # type: ignore[attr-defined]
+        games = {game.id: game for game in LobbyClient(lobby.base).games()}
+        assert set(games) == {playing, waiting} and games[waiting].status == "waiting"
+        # Yes: the game against the computer goes, the one clicked is watched.
+        click_cell(cy, lobby_row(cy, playing), NAME)
+        box = cy.replays.confirm
+        assert box is not None
+        box.done(QMessageBox.StandardButton.Yes)
+        qtbot.waitUntil(lambda: isinstance(cy.source, OnlineGame), timeout=8000)
+        assert online_game(cy).game_id == playing and cy.table.source is not offline
+    finally:
+        close_windows(qtbot, cy)

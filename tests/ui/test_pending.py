@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.game import Action, GameState, IllegalAction, Suit, apply
+from somnium_desktop.game import Action, Concede, Draw, GameState, IllegalAction, Suit, apply
 from somnium_desktop.ui.table import TableWidget
 from tests.game_helpers import c, stacked
 from tests.ui.sources import StateSource
@@ -67,3 +68,19 @@ def test_a_refusal_is_shown_and_play_goes_on(qtbot: QtBot, table: TableWidget) -
     assert table.last_announcement == table.status.text()
     assert source.view.turn == 1 and table.scene.matches(source.view)
     assert table.log.lines()[-1] == "It is Bea's turn."
+
+
+def test_yes_to_concede_while_a_move_is_on_its_way_concedes_once_it_is_back(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    source = Remote(stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4)], first=0))
+    table.set_source(source)
+    table.ask_concede()
+    box = table.findChild(QMessageBox)
+    assert box is not None and box.isVisible()
+    source.draw()  # a move of the player's sent meanwhile (say, again after a sign-in)
+    box.button(QMessageBox.StandardButton.Yes).click()
+    assert source.sent == [Draw()]  # not yet: sent now, it would be against an old version
+    qtbot.waitUntil(lambda: source.sent == [Draw(), Concede()], timeout=3000)
+    qtbot.waitUntil(lambda: table.shown is not None and table.shown.over, timeout=3000)
+    assert source.state.over and table.game_over.isVisible()

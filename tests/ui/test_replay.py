@@ -122,6 +122,28 @@ def test_an_offline_game_replays_step_by_step(
     assert table.log.count() == 0
 
 
+def test_a_replay_of_ones_own_game_says_your_turn_and_leaving_it_clears_the_table(
+    qtbot: QtBot, window: MainWindow  # noqa: F811
+) -> None:
+    window.start_offline(seed=5)
+    table = window.table
+    play_to_the_end(qtbot, table)
+    activate(qtbot, window)
+    QTest.keyClick(table, Qt.Key.Key_P)
+    replay = table.replay
+    assert replay is not None
+    said: set[str] = set()
+    for step in range(replay.length):  # (the last step ends the game)
+        table.replay_go_to(step)
+        settled(qtbot, table, replay.steps[step].view)
+        said.add(table.status.text())
+    assert said == {"Replay: it is your turn.", "Replay: it is Computer's turn."}
+    assert "points" in table.view.accessibleDescription()  # the position, for screen readers
+    table.replaying.leave_action.trigger()
+    assert table.source is None and table.game_name.text() == "No game yet"
+    assert table.view.accessibleDescription() == ""  # no position left to describe
+
+
 def test_a_replay_step_holds_a_view_never_a_game_state() -> None:
     state = new_game(3)
     with pytest.raises(TypeError):

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.describe import Speaker
 from somnium_desktop.client.offline import OfflineGame
+from somnium_desktop.client.replay import ReplayStep
 from somnium_desktop.game import FOOL, Card, Draw, EndTurn, Event, GameState, Suit, new_game
 from somnium_desktop.game.events import CardDrawn, CardStolen, GameEnded
 from somnium_desktop.ui.table import TableWidget
@@ -451,3 +452,98 @@ def test_take_acts_as_the_players_input_would(qtbot: QtBot, table: TableWidget) 
     table.take(Draw())
     qtbot.waitUntil(lambda: bool(events))
     assert events == [CardDrawn(0, c(Suit.MOONS, 7))]
+
+
+def hold_key(qtbot: QtBot, table: TableWidget, key: Qt.Key, text: str, repeats: int) -> None:
+    """Press `key` and keep it down: the system's auto-repeats come after a while, then the
+    key is let go (as the keyboard sends them, to the widget with the focus)."""
+    target = table.view
+    none = Qt.KeyboardModifier.NoModifier
+    QTest.simulateEvent(target, True, key, none, text, False)
+    wait_for_input(qtbot, table)  # the card drawn has landed: the next key would draw again
+    for _ in range(repeats):
+        QTest.simulateEvent(target, True, key, none, text, True)
+        qtbot.wait(30)
+    QTest.simulateEvent(target, False, key, none, text, False)
+
+
+def test_holding_a_key_down_plays_its_action_once(qtbot: QtBot, table: TableWidget) -> None:
+    table.scene.set_motion(False, 1.0)  # cards move, as by default
+    game = start(table, stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4), c(Suit.CUPS, 6)], first=0))
+    events = record(game)
+    wait_for_input(qtbot, table)
+    activate(qtbot, table)
+    hold_key(qtbot, table, Qt.Key.Key_D, "d", repeats=8)
+    qtbot.wait(100)
+    assert events == [CardDrawn(0, c(Suit.ANGELS, 5))]
+    assert table.my_turn() and len(game.view.table) == 1
+    # Only a replay's steps (Left, Right) repeat while held: every game action does not.
+    stepping = {table.replaying.back_action, table.replaying.forward_action}
+    assert all(action.autoRepeat() == (action in stepping) for action in table.actions())
+
+
+def computer_first() -> int:
+    """A seed whose coin toss gives the computer (seat 1) the first turn."""
+    return next(seed for seed in range(100) if new_game(seed).turn == 1)
+
+
+def steps_of(game: OfflineGame) -> tuple[ReplayStep, ...]:
+    """What the finished game's replay holds: one step per action, after the deal."""
+    replay = game.local_replay()
+    assert replay is not None
+    return replay.steps
+
+
+def test_conceding_while_the_computer_waits_out_its_pace_ends_the_game_there(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    bots: list[PlainBot] = []
+
+    def bot(_seed: int) -> PlainBot:
+        bots.append(PlainBot(3))
+        return bots[-1]
+
+    game = OfflineGame(bot, seed=computer_first(), pace_ms=800)
+    events = record(game)
+    table.set_source(game)
+    game.start()
+    # The computer's answer is back within milliseconds, then waits for its pace to be over.
+    qtbot.waitUntil(lambda: bots[0].calls == 1)
+    qtbot.waitUntil(table.concede_action.isEnabled)
+    qtbot.wait(100)
+    assert events == []  # (the pace still runs)
+    table.concede_action.trigger()
+    box = table.findChild(QMessageBox)
+    assert box is not None
+    box.button(QMessageBox.StandardButton.Yes).click()
+    assert game.view.over and game.view.conceded_by == 0
+    played = len(steps_of(game))
+    qtbot.wait(900)  # past the pace: its answer is not played into the finished game
+    assert len(steps_of(game)) == played
+    qtbot.waitUntil(lambda: table.shown is not None and table.shown.over)
+    assert table.game_over.title.text() == "Computer won"
+    # A rematch: the computer plays each of its answers once, and the game goes to its end.
+    game.set_pace(10)
+    QTest.mouseClick(table.game_over.rematch, Qt.MouseButton.LeftButton)
+    play_to_the_end(qtbot, table)
+    assert len(bots) == 2 and game.view.over
+    assert bots[1].calls == sum(1 for step in steps_of(game) if step.seat == game.bot_seat)
+
+
+def test_yes_to_concede_while_a_card_moves_concedes_at_once(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    game = OfflineGame(lambda s: PlainBot(6), seed=computer_first(), pace_ms=600)
+    table.scene.set_motion(False, 1.0)  # cards move, as by default
+    table.set_source(game)
+    game.start()
+    qtbot.waitUntil(table.concede_action.isEnabled)
+    activate(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_C, Qt.KeyboardModifier.AltModifier)
+    box = table.findChild(QMessageBox)
+    assert box is not None and box.isVisible()
+    qtbot.waitUntil(lambda: table.scene.busy, timeout=3000)  # the computer's card flies
+    box.button(QMessageBox.StandardButton.Yes).click()
+    assert game.view.over and game.view.conceded_by == 0  # no second click needed
+    qtbot.waitUntil(lambda: table.shown is not None and table.shown.over, timeout=5000)
+    assert "(you conceded)" in table.game_over.detail.text()
