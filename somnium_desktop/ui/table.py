@@ -132,7 +132,9 @@ class TableWidget(TableShows):
         seated = source is not None and source.my_seat is not None and not source.read_only
         running = self.phase.state in (TablePhase.PLAYING, TablePhase.WATCHING)
         idle = source is not None and not source.pending and not self.scene.busy
-        self.concede_action.setEnabled(seated and running and idle)
+        # A player may concede at any time (rules.md, rule 12): cards moving or a move of
+        # theirs on its way, Yes concedes as soon as that move is back (_concede_said).
+        self.concede_action.setEnabled(seated and running)
         self.rematch_action.setEnabled(
             source is not None and source.can_rematch and self.phase.state is TablePhase.OVER
             and not self.scene.busy

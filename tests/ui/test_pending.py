@@ -44,7 +44,8 @@ def test_input_waits_for_the_answer(qtbot: QtBot, table: TableWidget) -> None:
     assert table.me.name.text() == "Ada (you)"
     QTest.keyClick(table, Qt.Key.Key_D)
     assert source.pending and not table.my_turn()
-    assert not table.draw_action.isEnabled() and not table.concede_action.isEnabled()
+    assert not table.draw_action.isEnabled()
+    assert table.concede_action.isEnabled()  # (at any time: held until the answer is back)
     assert table.status.text() == "Sending…"
     QTest.keyClick(table, Qt.Key.Key_D)  # a second press while waiting is not sent
     QTest.mouseClick(table.draw_button, Qt.MouseButton.LeftButton)

@@ -537,12 +537,12 @@ def test_yes_to_concede_while_a_card_moves_concedes_at_once(
     table.scene.set_motion(False, 1.0)  # cards move, as by default
     table.set_source(game)
     game.start()
-    qtbot.waitUntil(table.concede_action.isEnabled)
     activate(qtbot, table)
+    qtbot.waitUntil(lambda: table.scene.busy, timeout=3000)  # the computer's card flies
+    assert table.concede_action.isEnabled()  # (a player may concede at any time)
     QTest.keyClick(table, Qt.Key.Key_C, Qt.KeyboardModifier.AltModifier)
     box = table.findChild(QMessageBox)
     assert box is not None and box.isVisible()
-    qtbot.waitUntil(lambda: table.scene.busy, timeout=3000)  # the computer's card flies
     box.button(QMessageBox.StandardButton.Yes).click()
     assert game.view.over and game.view.conceded_by == 0  # no second click needed
     qtbot.waitUntil(lambda: table.shown is not None and table.shown.over, timeout=5000)
