@@ -26,6 +26,9 @@ class LobbyList:
     def __init__(self) -> None:
         self.games: dict[str, GameSummary] = {}
         self.loaded = False
+        # game id -> the newest version of its line seen (closed games too): a line of an
+        # older version (a server's lobby events may come out of a game's order) is stale
+        self.versions: dict[str, int] = {}
 
     def newest_first(self) -> list[GameSummary]:
         return sorted(self.games.values(), key=lambda game: game.created_at, reverse=True)
@@ -37,13 +40,18 @@ class LobbyList:
         except ValueError:
             return None
         if event.event == "snapshot":
-            self.games = {}
+            before, self.games = self.games, {}
             for line in data.get("games", []):
                 game = GameSummary.from_dict(line)
-                self.games[game.id] = game
+                if self._newer(line):
+                    self.games[game.id] = game
+                elif game.id in before:  # (a newer line was seen: it stays)
+                    self.games[game.id] = before[game.id]
             self.loaded = True
             return LobbyChange("snapshot")
         if event.event in GAME_EVENTS and isinstance(data.get("game"), dict):
+            if not self._newer(data["game"]):
+                return None
             game = GameSummary.from_dict(data["game"])
             if event.event == "game_closed":
                 self.games.pop(game.id, None)
@@ -56,3 +64,15 @@ class LobbyList:
             self.games[game.id] = game
             return LobbyChange("observers", game)
         return None
+
+    def _newer(self, line: dict[str, Any]) -> bool:
+        """Note a game line's version; False if a newer line of that game was seen (a line
+        without a version, from an older server, is taken as it comes)."""
+        version = line.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            return True
+        game_id = str(line.get("id"))
+        if version < self.versions.get(game_id, version):
+            return False
+        self.versions[game_id] = version
+        return True

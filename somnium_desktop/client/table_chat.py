@@ -36,6 +36,7 @@ class TableChat(QObject):
     reloaded = Signal(object)  # every line again, oldest first (someone was unblocked)
     blocks_listed = Signal(object)  # the Accounts this account blocked
     failed = Signal(str)  # a sentence for the player (not sent, not blocked)
+    sent = Signal(str)  # the text of a message the server took
     sign_in_needed = Signal(object)  # what to do once signed in (a watcher writing first)
 
     def __init__(self, game: FollowedGame, parent: QObject | None = None) -> None:
@@ -59,8 +60,8 @@ class TableChat(QObject):
         self.line_added.emit(line)
 
     def say(self, text: str) -> bool:
-        """Send a message; False when there is nothing to send. What the server stored comes
-        back on the stream like everyone's."""
+        """Send a message; False when there is nothing to send. `sent` says when the server
+        took it (`failed` when not); what it stored comes back on the stream like everyone's."""
         text = text.strip()
         if not text:
             return False
@@ -72,7 +73,8 @@ class TableChat(QObject):
             else:
                 self._refused(error)
 
-        self._ops.run(lambda: client.say(game_id, text), lambda _m: None, refused, quiet=True)
+        self._ops.run(lambda: client.say(game_id, text), lambda _m: self.sent.emit(text),
+                      refused, quiet=True)
         return True
 
     def block(self, user_id: str) -> None:

@@ -131,14 +131,20 @@ class ChatView(QFrame):
             chat.blocked.connect(self._drop)
             chat.reloaded.connect(self._reload)
             chat.failed.connect(self.status.setText)
+            chat.sent.connect(self._sent)
             chat.sign_in_needed.connect(self._sign_in)
         self.setVisible(self.chat is not None)
         self._enable()
 
     def send(self) -> None:
+        """Send what was typed; it stays in the box until the server took it (a message
+        refused, or a server out of reach, loses nothing typed)."""
         if self.chat is not None and self.chat.say(self.field.text()):
-            self.field.clear()
             self.status.setText("")
+
+    def _sent(self, text: str) -> None:
+        if self.field.text().strip() == text:  # (else typed on meanwhile: kept)
+            self.field.clear()
 
     def _sign_in(self, then: Callable[[], None]) -> None:
         if self.ask_sign_in is None:

@@ -105,3 +105,31 @@ def test_chat_reaches_both_players_and_a_watcher_as_plain_text(
         assert shown(cy)[-1] == said
     finally:
         close_windows(qtbot, ada, bea, cy)
+
+
+def test_a_message_not_sent_stays_in_the_box(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    ada = open_window(qtbot, tmp_path, "Ada", lobby.base)
+    try:
+        create_signed_in(qtbot, ada)
+        qtbot.waitUntil(ada.chat_view.isVisible, timeout=5000)
+        activate(qtbot, ada)
+        view = ada.chat_view
+        refused = "\u202e\u202e"  # (the server refuses it: nothing readable once cleaned)
+        view.field.setText(refused)
+        QTest.keyClick(view.field, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: view.status.text().startswith("Refused"), timeout=5000)
+        assert view.field.text() == refused
+        view.field.setText("good luck")
+        QTest.keyClick(view.field, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: shown(ada) == ["Ada: good luck"], timeout=5000)
+        assert view.field.text() == "" and view.status.text() == ""
+        lobby.stop()  # out of reach: a long message typed is kept for another try
+        typed = "a long message I typed carefully"
+        view.field.setText(typed)
+        QTest.mouseClick(view.send_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: "cannot be reached" in view.status.text(), timeout=15000)
+        assert view.field.text() == typed
+    finally:
+        close_windows(qtbot, ada)
