@@ -105,9 +105,13 @@ class ChatService:
             return
         message_id = event_number(number)
         if message_id is not None:
-            self._inbox.append(message_id)
-            if self._relay is None or self._relay.done():
-                self._relay = asyncio.get_running_loop().create_task(self._relay_all())
+            self._relay_next(message_id)
+
+    def _relay_next(self, message_id: int) -> None:
+        """Queue a message id (or MISSED) for the relay, started if it is not running."""
+        self._inbox.append(message_id)
+        if self._relay is None or self._relay.done():
+            self._relay = asyncio.get_running_loop().create_task(self._relay_all())
 
     async def _relay_all(self) -> None:
         """Read and stream the messages heard of, one at a time in the order heard: the
@@ -144,9 +148,7 @@ class ChatService:
         """Chat notices may have been lost (the listening connection was): the messages of
         the games streamed here since the oldest each stream was sent are read, in their
         turn among the messages heard of."""
-        self._inbox.append(MISSED)
-        if self._relay is None or self._relay.done():
-            self._relay = asyncio.get_running_loop().create_task(self._relay_all())
+        self._relay_next(MISSED)
 
     async def _missed_unheard(self) -> list[ChatMessage]:
         found: list[ChatMessage] = []
