@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -82,6 +83,7 @@ async def serving(ctx: ServerContext) -> AsyncIterator[None]:
     closed and the storage shut."""
     await ctx.lobby.open()
     await ctx.games.load()
+    await ctx.games.restate_lobby(math.inf)  # (what this instance told before it stopped)
     ctx.hub.start()
     loop = asyncio.get_running_loop()
     sweeper = loop.create_task(sweep(ctx.storage))

@@ -9,7 +9,7 @@ from .lobby_records import GameSummary
 from .sse import ServerEvent
 
 GAME_EVENTS = ("game_created", "seat_taken", "seat_left", "turn_passed", "game_finished",
-               "game_closed", "presence")
+               "game_closed", "presence", "game_changed")
 
 
 @dataclass(frozen=True, slots=True)

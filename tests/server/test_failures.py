@@ -43,6 +43,7 @@ class Switches:
     presence_notices = 0  # announce of a user's first stream opened or last closed
     chat_reads = 0  # chat_message (a message heard of, read to be streamed)
     lobby_reads = 0  # lobby_events_after (the lobby's new events, read to be streamed)
+    lobby_writes = 0  # add_lobby_events (a batch of this instance's lobby events stored)
 
     def failed(self, kind: str) -> None:
         """Raise (and count down) if calls of `kind` are to fail."""
@@ -76,6 +77,10 @@ class Failing:
         self.switches.failed("lobby_reads")
         found: list[tuple[int, bytes]] = await super().lobby_events_after(after)  # type: ignore[misc]
         return found
+
+    async def add_lobby_events(self, events: list[bytes], key: str) -> None:
+        self.switches.failed("lobby_writes")
+        await super().add_lobby_events(events, key)  # type: ignore[misc]
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         self.switches.failed("game_reads")

@@ -1,5 +1,6 @@
-"""The lobby shared by instances: one game's line is told in the game's order, once, and a
-snapshot holds every game told of up to the id it is labelled with."""
+"""The lobby shared by instances: one game's line is told in the game's order, once, a
+snapshot holds every game told of up to the id it is labelled with, and a change whose lobby
+event died with its instance is told again."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 import orjson
 
 from ..postgres import Cluster
-from .helpers import EventReader, LiveServer, Player, query, server_settings
+from .helpers import SSE, EventReader, LiveServer, Player, query, server_settings
+from .test_failures import Switches, failing
 from .test_instances import on
 
 
@@ -153,3 +155,94 @@ def test_a_stored_lobby_event_it_cannot_read_is_passed_over(pg_cluster: Cluster)
         if lobby is not None:
             lobby.close()
         server.stop()
+
+
+def _lines(events: list[SSE], kind: str) -> dict[str, list[str]]:
+    """The statuses each game's lines of this kind said, by game id."""
+    found: dict[str, list[str]] = {}
+    for event in events:
+        if event.event == kind:
+            game = event.json()["game"]
+            found.setdefault(game["id"], []).append(game["status"])
+    return found
+
+
+def test_what_an_instance_never_told_the_lobby_is_told_when_it_dies(pg_cluster: Cluster) -> None:
+    """Instance 1 stores no lobby event any more (as if it died before its writer's turn)
+    when Ann, through it, concedes a game and makes a new table; then it stops. Both other
+    instances, taking it for gone, tell their lobbies again: every lobby stream hears once
+    that the game is finished and that the new table waits."""
+    url = pg_cluster.new_database()
+    switches = Switches()
+    one = LiveServer(server_settings(url), storage=failing(url, switches))
+    others = [LiveServer(server_settings(url)) for _ in range(2)]
+    streams: list[EventReader] = []
+    try:
+        ann = one.player("Ann")
+        bob = on(others[0], one.player("Bob"))
+        game_id = ann.create()["id"]
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        time.sleep(0.5)  # (the join's lobby event stored)
+        streams = [EventReader(f"{server.base}/lobby/events") for server in others]
+        for stream in streams:
+            shown = {game["id"]: game for game in stream.next().json()["games"]}
+            assert shown[game_id]["status"] == "playing"
+        switches.lobby_writes = 10**9
+        version = ann.get(f"/games/{game_id}").json()["version"]
+        assert ann.act(game_id, version, {"type": "concede"}).status_code == 200
+        table_id = ann.create()["id"]
+        time.sleep(0.5)
+        for stream in streams:
+            assert not [e for e in stream.drain(0.1) if e.event != "observers"]
+        one.stop()  # (gives up on its lobby events after 5 s)
+        for stream in streams:
+            stream.until(lambda e: e.event == "game_changed" and e.json()["game"]["id"] == table_id,
+                         20)
+            stream.drain(1.0)
+            assert _lines(stream.seen, "game_changed") == {
+                game_id: ["finished"], table_id: ["waiting"],
+            }
+        fresh = EventReader(f"{others[1].base}/lobby/events")  # (a snapshot says it too)
+        streams.append(fresh)
+        shown = {game["id"]: game for game in fresh.next().json()["games"]}
+        assert shown[game_id]["status"] == "finished" and shown[table_id]["status"] == "waiting"
+    finally:
+        for stream in streams:
+            stream.close()
+        for server in (one, *others):
+            if server.thread.is_alive():
+                server.stop()
+
+
+def test_what_the_lobby_never_heard_of_is_told_when_its_instance_starts_again(
+    pg_cluster: Cluster,
+) -> None:
+    """The only instance stops with the end of a game not stored in its lobby; started
+    again, it tells it: a lobby stream resuming from before hears that the game is over."""
+    url = pg_cluster.new_database()
+    switches = Switches()
+    server = LiveServer(server_settings(url), storage=failing(url, switches))
+    stream = None
+    try:
+        ann, bob = server.player("Ann"), server.player("Bob")
+        game_id = ann.create()["id"]
+        assert bob.post(f"/games/{game_id}/join").status_code == 200
+        time.sleep(0.5)
+        stream = EventReader(f"{server.base}/lobby/events")
+        last_id = str(stream.next().id)
+        stream.close()
+        switches.lobby_writes = 10**9
+        version = ann.get(f"/games/{game_id}").json()["version"]
+        assert ann.act(game_id, version, {"type": "concede"}).status_code == 200
+        server.stop()
+        server = LiveServer(server_settings(url))
+        stream = EventReader(f"{server.base}/lobby/events", headers={"Last-Event-ID": last_id})
+        stream.until(lambda e: e.event == "game_changed")
+        stream.drain(0.5)
+        assert _lines(stream.seen, "game_changed") == {game_id: ["finished"]}
+        assert not [e for e in stream.seen if e.event == "snapshot"]
+    finally:
+        if stream is not None:
+            stream.close()
+        if server.thread.is_alive():
+            server.stop()

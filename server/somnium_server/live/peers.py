@@ -62,12 +62,12 @@ class Peers:
         """How many watch the game on the other instances."""
         return sum(self.watching.get(game_id, {}).values())
 
-    def expire(self, now: float) -> tuple[list[str], list[str]]:
-        """Forget the instances not heard of since `now - EXPIRY`: the users no longer here
-        anywhere else, and the games whose counts changed."""
+    def expire(self, now: float) -> tuple[set[str], list[str], list[str]]:
+        """Forget the instances not heard of since `now - EXPIRY`: those instances, the users
+        no longer here anywhere else, and the games whose counts changed."""
         dead = {instance for instance, at in self.seen.items() if at < now - EXPIRY}
         if not dead:
-            return [], []
+            return dead, [], []
         for instance in dead:
             del self.seen[instance]
         users = []
@@ -81,4 +81,4 @@ class Peers:
         for game in games:
             for instance in dead:
                 self.watch(instance, game, 0)
-        return users, games
+        return dead, users, games

@@ -11,9 +11,13 @@ from typing import Any
 from somnium_server.live import peers
 from somnium_server.live.events import Subscriber, frame
 from somnium_server.live.presence import clock, on_clock
-from somnium_server.play import clocks
+from somnium_server.play import clocks, lobby
 from somnium_server.play.games_base import SEEN_EVERY, ServiceBase, log, seated_people
 from somnium_server.play.rooms import GameRoom, missed_since
+
+# how old a game the lobby never told of may be for an instance to tell it, when another dies
+RESTATE_RECENT = 120.0
+RESTATE_WAIT = 5.0  # seconds to read the lobby's stored events before that, at most
 
 
 class PresencePart(ServiceBase):
@@ -182,7 +186,9 @@ class PresencePart(ServiceBase):
             except Exception as error:  # the database is away: the others will expire us
                 log.warning("could not tell the other instances this one runs: %r", error)
             now = clock()
-            users, games = self.attendance.peers.expire(now)
+            dead, users, games = self.attendance.peers.expire(now)
+            if dead:  # (their lobby events not yet stored when they died are lost)
+                self._spawn(self.restate_lobby(time.time() - RESTATE_RECENT))
             gone = [user for user in users if not self.attendance.here(user)]
             noted: set[str] = set()
             try:  # the dead instance's last note of them, as every instance reads it
@@ -196,6 +202,29 @@ class PresencePart(ServiceBase):
             for game_id in games:
                 self._elsewhere_changed(game_id)
             await asyncio.sleep(peers.HEARTBEAT)
+
+    async def restate_lobby(self, since: float) -> None:
+        """Tell the lobby again each game whose last change its streams never heard of, as
+        this instance holds it: the instance that made the change stopped before its lobby
+        event was stored. A game made at `since` or later that the lobby never told of is
+        told too. Every instance that finds one tells it; the lobby passes over the copies."""
+        if not self.storage.shared:
+            return
+        try:
+            await asyncio.wait_for(self.lobby.caught_up(), RESTATE_WAIT)
+        except TimeoutError:  # (the reader goes on; the next death or start tries again)
+            log.warning("the lobby's events could not be read: no game told again")
+            return
+        for room in list(self.rooms.values()):
+            told = self.lobby.told_version(room.id)
+            if room.created_at < since if told is None else room.version <= told:
+                continue
+            line = room.summary()
+            if self.lobby.untold(line, since):
+                log.info("the lobby never heard of version %d of game %s: told again",
+                         room.version, room.id)
+                kind = "game_closed" if room.meta.get("closed") else lobby.RESTATED
+                self.lobby.publish(kind, {"game": line})
 
     def _attendance_changed(self, user: str) -> None:
         """The user came or went: the games they play may say so."""

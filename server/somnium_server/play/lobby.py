@@ -29,6 +29,12 @@ STOP_WAIT = 5.0  # seconds a stopping server waits for its lobby events to be st
 LOBBY_PACE = 0.1
 READY_WAIT = 2.0  # seconds the lobby waits for the games a batch names to load, at most
 TOLD_GAMES = 10_000  # games whose last told line a shared lobby remembers (newest kept)
+# A game's line told again by the instances that find the lobby never told its last change:
+# the instance that made the change stopped before storing its lobby event.
+RESTATED = "game_changed"
+PRESENCE = "presence"
+# a game's line as the lobby compares it: version, away, status, turn, winner, seats
+Line = tuple[int, Any, Any, Any, Any, bytes]
 
 
 class Lobby:
@@ -61,7 +67,7 @@ class Lobby:
         self._reader: asyncio.Task[None] | None = None
         self._behind = False
         self._stored = -LOBBY_PACE  # when the last batch was stored (the loop's clock)
-        self._told: dict[str, tuple[int, Any]] = {}  # game id -> (version, away) last told
+        self._told: dict[str, Line] = {}  # game id -> its line last told
         # set by the game service (shared only): loads the games that stored events name and
         # this instance does not hold yet, so that a snapshot, labelled with the id of the
         # last event told, holds every game told of
@@ -172,19 +178,44 @@ class Lobby:
 
     def _outdated(self, kind: str, game: Any) -> bool:
         """True if a stored event's game line is older than the one told last, or a
-        presence event says only what was told last; else it is the game's line now."""
+        presence event (or a line restated) says only what was told last; else it is the
+        game's line now."""
         if not (isinstance(game, dict) and isinstance(game.get("version"), int)
                 and isinstance(game.get("id"), str)):
             return False
-        line = (game["version"], game.get("away"))
+        line = line_of(game)
         told = self._told.pop(game["id"], None)
-        if told is not None and (line[0] < told[0] or (kind == "presence" and line == told)):
+        if told is not None and (
+            line[0] < told[0] or (kind in (PRESENCE, RESTATED) and line == told)
+        ):
             self._told[game["id"]] = told
             return True
         self._told[game["id"]] = line  # (the latest at the end: the oldest are let go first)
         if len(self._told) > TOLD_GAMES:
             del self._told[next(iter(self._told))]
         return False
+
+    async def caught_up(self) -> None:
+        """Every event stored until now read and told (shared only)."""
+        if self.shared is not None:
+            self.moved()
+            assert self._reader is not None
+            await asyncio.shield(self._reader)
+
+    def told_version(self, game_id: str) -> int | None:
+        """The version of the game's line told last (shared only; None: none remembered)."""
+        told = self._told.get(game_id)
+        return None if told is None else told[0]
+
+    def untold(self, game: dict[str, Any], since: float) -> bool:
+        """True if this game line (the game as it is) says what the lobby's streams were
+        never told: its status, turn, winner or seats changed after the line told last or,
+        none remembered, the game was made at `since` or later (shared only)."""
+        told = self._told.get(game["id"])
+        if told is None:
+            return bool(game["created_at"] >= since)
+        line = line_of(game)
+        return line[0] > told[0] and line[2:] != told[2:]
 
     async def stop(self) -> None:
         """Let the events published last reach the database (a while, if it is away)."""
@@ -219,6 +250,12 @@ class Lobby:
             return None
         oldest = self.window[0][0] if self.window else None
         return missed(last_seen, self.seq, self.window, oldest)
+
+
+def line_of(game: dict[str, Any]) -> Line:
+    """What the lobby compares of a game's line (its version first)."""
+    return (game["version"], game.get("away"), game.get("status"), game.get("turn"),
+            game.get("winner"), orjson.dumps(game.get("players")))
 
 
 def lobby_event(data: bytes) -> dict[str, Any] | None:
