@@ -14,9 +14,9 @@ THRESHOLDS = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}
 def analysis_to_dict(game: PublicGame, analysis: Analysis) -> dict[str, Any]:
     """The analysis of `game` as JSON data.
 
-    Decision i is the game's action i (a concession, which is never judged, can only be the
-    last action), so its `step` (actions applied before it; 0 is the deal) is i. `curve` holds
-    seat 0's chance before each decision, then the result at `end_step`.
+    Decision i is the game's action i (a concession or a time-out, which is never judged, can
+    only be the last action), so its `step` (actions applied before it; 0 is the deal) is i.
+    `curve` holds seat 0's chance before each decision, then the result at `end_step`.
     """
     decisions = [
         {
@@ -35,11 +35,12 @@ def analysis_to_dict(game: PublicGame, analysis: Analysis) -> dict[str, Any]:
         }
         for step, judged in enumerate(analysis.decisions)
     ]
-    conceded = game.end.conceded_by is not None
+    # a concession or a time-out is the game's last action, never judged
+    ended_by_one = game.end.conceded_by is not None or game.end.timed_out is not None
     return {
         "decisions": decisions,
         "curve": list(analysis.curve),
-        "end_step": len(decisions) + (1 if conceded else 0),
+        "end_step": len(decisions) + (1 if ended_by_one else 0),
         "accuracy": list(analysis.accuracy),
         "winner": game.end.winner,
         "thresholds": THRESHOLDS,

@@ -206,6 +206,28 @@ def test_a_game_lost_on_time_replays_and_is_analysed(clocked: LiveServer) -> Non
     assert TimeOut() not in [move.action for move in game.moves] and game.moves
     got = {k: v for k, v in analysis.json().items() if k not in ("game_id", "names")}
     assert got == analysis_to_dict(game, analyse(game))
+    assert got["end_step"] == len(steps) - 1  # (the curve ends where the replay does)
+
+
+def test_a_player_out_of_time_cannot_claim_the_win(database: Database) -> None:
+    """The player to move runs out of time while the other is away long enough to be
+    claimed against: their claim is refused, and they lose on time (rule 19)."""
+    server = LiveServer(server_settings(database, clock_min=1, clock_sweep=3600.0,
+                                        away_after=0.2, claim_after=0.5))
+    try:
+        ann, bob, game_id = started(server, 1)
+        detail = ann.get(f"/games/{game_id}").json()
+        seat = detail["view"]["turn"]
+        time.sleep(max(0.0, detail["deadline"] - detail["now"]) + 0.8)
+        claim = (ann, bob)[seat].post(f"/games/{game_id}/claim")
+        assert claim.status_code == 409 and claim.json()["error"] == "timed_out", claim.text
+        after = ann.get(f"/games/{game_id}").json()
+        assert after["winner"] == 1 - seat and after["view"]["timed_out"] == seat
+        assert after["claimed_from"] is None
+        # the other's claim now answers the game as it is: won
+        assert (ann, bob)[1 - seat].post(f"/games/{game_id}/claim").status_code == 200
+    finally:
+        server.stop()
 
 
 def test_a_rematch_keeps_the_clock_whether_rated_and_the_odds(clocked: LiveServer) -> None:

@@ -353,6 +353,13 @@ class GameService(CommitPart):
                 if room.state.over and room.state.winner == seat:
                     return room
                 raise ApiError(409, "game_not_running", "the game is not being played")
+            if clocks.overdue(room, time.time()):  # (the clock first: rule 19)
+                await self._time_out_now(room)  # (or another instance did: caught up)
+                if room.status == "finished":
+                    if room.state.winner == seat:
+                        return room
+                    raise ApiError(409, "timed_out", "your clock ran out: the game is over",
+                                   version=room.version)
             other = 1 - seat
             away_user = room.seats[other].user_id
             if away_user is not None and not self.attendance.here(away_user):
