@@ -117,3 +117,22 @@ def test_the_leaderboard_lists_players_with_enough_games(server: LiveServer) -> 
         == ["Bob"]
     assert server.get("/leaderboard?limit=0").status_code == 422
     assert server.get("/players/nobody").status_code == 404
+
+
+def test_a_player_page_lists_only_their_own_games(server: LiveServer) -> None:
+    """Someone whose name is another player's id is not that player."""
+    ann, carol = server.player("Ann"), server.player("Carol")
+    namesake = server.player(ann.user_id)
+    game_id = namesake.create()["id"]
+    assert carol.post(f"/games/{game_id}/join").status_code == 200
+    own = ann.create()["id"]
+    page = server.get(f"/players/{ann.user_id}").json()
+    assert [game["id"] for game in page["recent"]] == [own]
+
+
+@pytest.mark.parametrize("user_id", ["a%00b", "a%0Ab", "%7F"])
+def test_a_player_id_with_a_control_character_is_refused(
+    server: LiveServer, user_id: str
+) -> None:
+    answer = server.get(f"/players/{user_id}")
+    assert answer.status_code == 422 and answer.json()["error"] == "invalid_request", answer.text

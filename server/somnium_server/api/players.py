@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -18,7 +19,6 @@ from somnium_server.api.models import (
     SeatRating,
 )
 from somnium_server.context import server_context
-from somnium_server.play.lobby import select
 from somnium_server.play.ratings import LEADERBOARD_GAMES, Rating
 
 router = APIRouter()
@@ -26,9 +26,10 @@ router = APIRouter()
 HISTORY_LENGTH = 50  # rated games in a player's history
 RECENT_GAMES = 20  # games of any kind on a player's page
 
-UserPath = Annotated[
-    str, Path(min_length=1, max_length=64, description="the player's user id")
-]
+UserPath = Annotated[str, Path(
+    min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$",  # (no control characters)
+    description="the player's user id",
+)]
 
 
 @router.get(
@@ -42,7 +43,7 @@ async def player_page(request: Request, user_id: UserPath) -> PlayerPage:
         raise ApiError(404, "no_such_player", f"no player {user_id!r}")
     rating = (await ctx.storage.get_ratings([user.id])).get(user.id, Rating())
     history = await ctx.storage.rating_history(user.id, HISTORY_LENGTH)
-    recent = select(ctx.games.newest_first(), None, user.id, RECENT_GAMES)
+    recent = list(islice(ctx.games.games_of(user.id), RECENT_GAMES))
     # accuracy: of the games analysed so far (an analysis is computed when first asked for)
     analysed = await ctx.storage.accuracies([s["id"] for s in recent if s["status"] == "finished"])
     return PlayerPage(

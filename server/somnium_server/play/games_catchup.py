@@ -236,6 +236,11 @@ class CatchUpPart(PresencePart):
         """Lobby lines, newest game first (built as they are read)."""
         return (room.summary() for room in reversed(self.rooms.values()))
 
+    def games_of(self, user_id: str) -> Iterator[dict[str, Any]]:
+        """Lobby lines of the games the user sits at (or sat at), newest first."""
+        return (room.summary() for room in reversed(self.rooms.values())
+                if room.seat_of(user_id) is not None)
+
     async def ensure_history(self, room: GameRoom) -> None:
         """Reload a finished game's recent events and action answers if they were let go."""
         if room.status == "finished" and not room.history:
