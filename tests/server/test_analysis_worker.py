@@ -3,11 +3,13 @@ server, and takes only idle cores."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,10 +38,9 @@ def _children(pid: int) -> dict[int, list[bytes]]:
     return found
 
 
-@pytest.mark.parametrize("started_as", ["python -m somnium_server", "somnium-server"])
-def test_the_worker_loads_the_judging_only_and_yields(started_as: str, tmp_path: Path) -> None:
-    command = ([sys.executable, "-m", "somnium_server"] if started_as.startswith("python")
-               else [str(Path(sys.executable).with_name("somnium-server"))])
+@contextlib.contextmanager
+def _serving(command: list[str], tmp_path: Path) -> Iterator[tuple[int, str, Path]]:
+    """A server process started with `command`: its pid, address and SQLite file."""
     port, database = free_port(), tmp_path / "worker.sqlite3"
     server = subprocess.Popen(
         [*command, "--port", str(port), "--database", str(database), "--access-log", "false",
@@ -56,18 +57,7 @@ def test_the_worker_loads_the_judging_only_and_yields(started_as: str, tmp_path:
             except requests.ConnectionError:
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.05)
-        analyse_a_game(f"http://127.0.0.1:{port}", database)
-        workers = [pid for pid, args in _children(server.pid).items()
-                   if b"--multiprocessing-fork" in args]
-        assert len(workers) == 1
-        worker_map = Path(f"/proc/{workers[0]}/maps").read_text()
-        server_map = Path(f"/proc/{server.pid}/maps").read_text()
-        for name in SERVER_ONLY:
-            assert name in server_map  # (so its absence below says something)
-            assert name not in worker_map, f"the worker imported the server ({name})"
-        niceness = os.getpriority(os.PRIO_PROCESS, workers[0])
-        assert niceness == min(19, os.getpriority(os.PRIO_PROCESS, server.pid) + NICENESS)
-        assert os.sched_getscheduler(workers[0]) == os.SCHED_IDLE
+        yield server.pid, f"http://127.0.0.1:{port}", database
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -76,3 +66,40 @@ def test_the_worker_loads_the_judging_only_and_yields(started_as: str, tmp_path:
             server.kill()
             server.communicate(timeout=10)
             raise
+
+
+def _workers(pid: int) -> list[int]:
+    return [child for child, args in _children(pid).items() if b"--multiprocessing-fork" in args]
+
+
+@pytest.mark.parametrize("started_as", ["python -m somnium_server", "somnium-server"])
+def test_the_worker_loads_the_judging_only_and_yields(started_as: str, tmp_path: Path) -> None:
+    command = ([sys.executable, "-m", "somnium_server"] if started_as.startswith("python")
+               else [str(Path(sys.executable).with_name("somnium-server"))])
+    with _serving(command, tmp_path) as (pid, base, database):
+        analyse_a_game(base, database)
+        workers = _workers(pid)
+        assert len(workers) == 1
+        worker_map = Path(f"/proc/{workers[0]}/maps").read_text()
+        server_map = Path(f"/proc/{pid}/maps").read_text()
+        for name in SERVER_ONLY:
+            assert name in server_map  # (so its absence below says something)
+            assert name not in worker_map, f"the worker imported the server ({name})"
+        niceness = os.getpriority(os.PRIO_PROCESS, workers[0])
+        assert niceness == min(19, os.getpriority(os.PRIO_PROCESS, pid) + NICENESS)
+        assert os.sched_getscheduler(workers[0]) == os.SCHED_IDLE
+
+
+def test_a_worker_killed_while_idle_costs_no_analysis(tmp_path: Path) -> None:
+    """The worker is killed between two analyses (as the kernel's out-of-memory killer
+    might): the next analysis is judged by a new one, not answered 503."""
+    with _serving([sys.executable, "-m", "somnium_server"], tmp_path) as (pid, base, database):
+        analyse_a_game(base, database)
+        (worker,) = _workers(pid)
+        os.kill(worker, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while worker in _workers(pid):  # (until the server's pool has reaped it)
+            assert time.monotonic() < deadline, "the killed worker was never reaped"
+            time.sleep(0.05)
+        analyse_a_game(base, database)
+        assert len(_workers(pid)) == 1

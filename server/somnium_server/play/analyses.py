@@ -28,6 +28,8 @@ from somnium_server.play.rooms import GameRoom
 from somnium_server.play.worker import yield_cores
 from somnium_server.storage import Storage
 
+WORKER_TRIES = 2  # a worker that died (idle too, before it was asked) is replaced once
+
 
 class AnalysisService:
     """Serves analyses: stored ones at once, others computed once (per instance at a time)."""
@@ -43,7 +45,7 @@ class AnalysisService:
     async def analysis(self, game_id: str, limit: RateLimiter, key: str) -> bytes:
         """A finished game's analysis as JSON: stored, else computed and stored (spending one
         request of `key`'s `limit` first). 404 unknown, 409 not finished or never played."""
-        room = await self.games.find(game_id)
+        room = await self.games.find(game_id, fresh=True)  # (ended a moment ago elsewhere)
         if room.status != "finished":
             raise ApiError(409, "game_not_finished", "a game is analysed once it has ended")
         if room.meta.get("closed"):
@@ -73,11 +75,16 @@ class AnalysisService:
     async def _compute(self, room: GameRoom) -> bytes:
         game = await self.public_game(room)
         loop = asyncio.get_running_loop()
-        try:
-            data: dict[str, Any] = await loop.run_in_executor(self._executor(), analysed, game)
-        except BrokenProcessPool:
-            self._pool = None  # a worker died: the next request starts a new one
-            raise ApiError(503, "analysis_failed", "the analysis failed: try again") from None
+        for tries_left in reversed(range(WORKER_TRIES)):
+            pool = self._executor()
+            try:
+                data: dict[str, Any] = await loop.run_in_executor(pool, analysed, game)
+                break
+            except BrokenProcessPool:  # a worker died (killed, out of memory), maybe idle
+                self._let_go(pool)  # (a new one for the next try)
+                if not tries_left:
+                    raise ApiError(503, "analysis_failed",
+                                   "the analysis failed: try again") from None
         data = {"game_id": room.id, "names": [seat.name for seat in room.seats], **data}
         body = orjson.dumps(data)
         await self.storage.add_analysis(room.id, body, (data["accuracy"][0], data["accuracy"][1]))
@@ -93,6 +100,13 @@ class AnalysisService:
                 initializer=yield_cores,
             )
         return self._pool
+
+    def _let_go(self, pool: Executor) -> None:
+        """A broken pool: its processes ended and reaped, the next analysis starts anew."""
+        if self._pool is pool:
+            self._pool = None
+        with contextlib.suppress(RuntimeError):
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def stop(self) -> None:
         pool, self._pool = self._pool, None
