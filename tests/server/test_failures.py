@@ -287,6 +287,31 @@ def test_a_move_made_in_time_and_retried_through_an_instance_that_missed_it_is_a
         two.stop()
 
 
+def test_an_instance_that_missed_a_games_end_replays_and_analyses_it(
+    pg_cluster: Cluster,
+) -> None:
+    """The game ends through instance 1; instance 2 has not heard of it yet (its notice late)
+    when the app asks it for the replay and the analysis: both are answered, not 409."""
+    url = pg_cluster.new_database()
+    one = LiveServer(server_settings(url))
+    storage = FailingPostgres(url)
+    storage.switches = Switches()
+    two = LiveServer(server_settings(url), storage=storage)
+    try:
+        ann, bob = one.player("Ann"), one.player("Bob")
+        game_id = ann.create()["id"]
+        game = bob.post(f"/games/{game_id}/join").json()
+        assert through(two, ann).get(f"/games/{game_id}").json()["version"] == game["version"]
+        storage.deaf_to = game_id
+        assert ann.act(game_id, game["version"], {"type": "concede"}).status_code == 200
+        for path in ("replay", "analysis"):
+            answer = through(two, ann).get(f"/games/{game_id}/{path}")
+            assert answer.status_code == 200, (path, answer.text)
+    finally:
+        one.stop()
+        two.stop()
+
+
 def test_a_chat_message_that_could_not_be_read_reaches_the_streams(pg_cluster: Cluster) -> None:
     """Instances stream a message once they read it on its notice; the first read fails. The
     message still comes, before the next one (a stream resumes after the newest it got)."""

@@ -65,7 +65,7 @@ class GameService(CommitPart):
 
     async def replay(self, game_id: str) -> bytes:
         """The public view after every action of a finished game, rebuilt by the engine."""
-        room = await self.find(game_id)
+        room = await self.find(game_id, fresh=True)  # (ended a moment ago on another instance)
         if room.status != "finished":
             raise ApiError(409, "game_not_finished", "replays open once the game has ended")
         state = state_from_dict(room.initial_state)

@@ -53,17 +53,17 @@ class CommitPart(CatchUpPart):
         """The game's room, read from the database if it was made by another instance;
         `fresh`: brought up to the stored game first when instances share the database."""
         room = self.rooms.get(game_id.upper())
-        if room is not None:
-            if fresh and self.storage.shared and room.status != "finished":
-                async with room.lock:
-                    await self.catch_up(room)
-            if fresh and clocks.overdue(room, time.time()):  # read: the clock is judged too
-                await self.time_out(room.id)
-            return room
-        record = await self.storage.get_game(game_id.upper())
-        if record is None:
-            raise ApiError(404, "unknown_game", f"there is no game {game_id}")
-        return await self._adopt(record)
+        if room is None:
+            record = await self.storage.get_game(game_id.upper())
+            if record is None:
+                raise ApiError(404, "unknown_game", f"there is no game {game_id}")
+            room = await self._adopt(record)
+        elif fresh and self.storage.shared and room.status != "finished":
+            async with room.lock:
+                await self.catch_up(room)
+        if fresh and clocks.overdue(room, time.time()):  # read: the clock is judged too
+            await self.time_out(room.id)
+        return room
 
     async def have(self, game_ids: list[str]) -> None:
         """Load the named games this instance does not hold yet (play/lobby.py tells of them
