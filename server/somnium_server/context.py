@@ -83,7 +83,6 @@ async def serving(ctx: ServerContext) -> AsyncIterator[None]:
     closed and the storage shut."""
     await ctx.lobby.open()
     await ctx.games.load()
-    await ctx.games.restate_lobby(math.inf)  # (what this instance told before it stopped)
     ctx.hub.start()
     loop = asyncio.get_running_loop()
     sweeper = loop.create_task(sweep(ctx.storage))
@@ -91,10 +90,12 @@ async def serving(ctx: ServerContext) -> AsyncIterator[None]:
     heartbeat = loop.create_task(ctx.games.heartbeat())
     seen = loop.create_task(ctx.games.keep_seen())
     clocks = loop.create_task(sweep_clocks(ctx.games, ctx.settings.clock_sweep))
+    # what this instance had not stored in the lobby when it stopped (shared only)
+    restating = loop.create_task(ctx.games.restate_lobby(math.inf))
     try:
         yield
     finally:
-        for task in (sweeper, follower, heartbeat, seen, clocks):
+        for task in (sweeper, follower, heartbeat, seen, clocks, restating):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -18,6 +18,7 @@ from somnium_server.play.rooms import GameRoom, missed_since
 # how old a game the lobby never told of may be for an instance to tell it, when another dies
 RESTATE_RECENT = 120.0
 RESTATE_WAIT = 5.0  # seconds to read the lobby's stored events before that, at most
+RESTATE_SETTLE = 1.0  # seconds the running instances get to store what they published
 
 
 class PresencePart(ServiceBase):
@@ -207,24 +208,40 @@ class PresencePart(ServiceBase):
         """Tell the lobby again each game whose last change its streams never heard of, as
         this instance holds it: the instance that made the change stopped before its lobby
         event was stored. A game made at `since` or later that the lobby never told of is
-        told too. Every instance that finds one tells it; the lobby passes over the copies."""
-        if not self.storage.shared:
+        told too. A game found so is looked at again after RESTATE_SETTLE seconds, once what
+        the running instances published meanwhile is stored; told then only if still untold.
+        Every instance that finds one tells it; the lobby passes over the copies."""
+        if not self.storage.shared or not await self._lobby_read():
             return
+        found = [(room, room.summary()) for room in list(self.rooms.values())
+                 if self._maybe_untold(room, since)]
+        found = [(room, line) for room, line in found if self.lobby.untold(line, since)]
+        if not found:
+            return
+        await asyncio.sleep(RESTATE_SETTLE)
+        if not await self._lobby_read():
+            return
+        for room, line in found:
+            if self.lobby.untold(line, since):
+                log.info("the lobby never heard of version %d of game %s: told again",
+                         line["version"], room.id)
+                kind = "game_closed" if room.meta.get("closed") else lobby.RESTATED
+                self.lobby.publish(kind, {"game": room.summary()})
+
+    def _maybe_untold(self, room: GameRoom, since: float) -> bool:
+        """A cheap first look: the room is newer than its line told last (or made at `since`
+        or later, none told)."""
+        told = self.lobby.told_version(room.id)
+        return room.created_at >= since if told is None else room.version > told
+
+    async def _lobby_read(self) -> bool:
+        """The stored lobby events read to their end; False if they could not be."""
         try:
             await asyncio.wait_for(self.lobby.caught_up(), RESTATE_WAIT)
         except TimeoutError:  # (the reader goes on; the next death or start tries again)
             log.warning("the lobby's events could not be read: no game told again")
-            return
-        for room in list(self.rooms.values()):
-            told = self.lobby.told_version(room.id)
-            if room.created_at < since if told is None else room.version <= told:
-                continue
-            line = room.summary()
-            if self.lobby.untold(line, since):
-                log.info("the lobby never heard of version %d of game %s: told again",
-                         room.version, room.id)
-                kind = "game_closed" if room.meta.get("closed") else lobby.RESTATED
-                self.lobby.publish(kind, {"game": line})
+            return False
+        return True
 
     def _attendance_changed(self, user: str) -> None:
         """The user came or went: the games they play may say so."""
