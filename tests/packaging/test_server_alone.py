@@ -38,6 +38,13 @@ def test_the_readme_installs_the_server_alone() -> None:
     assert f"\n       {README_COMMAND}\n" in readme
 
 
+def test_the_units_install_the_server_alone_too() -> None:
+    for unit in ("somnium-server.service", "somnium-server@.service"):
+        comments = (ROOT / "packaging" / "server" / unit).read_text(encoding="utf-8")
+        installs = re.findall(r"^#\s+(sudo \S+/pip install \S+)", comments, re.M)
+        assert installs == [README_COMMAND], unit
+
+
 def test_both_distributions_start_the_server_the_same_way() -> None:
     assert ENTRY_POINT == "somnium_server.__main__:main"
     assert _project(ROOT / "server" / "pyproject.toml")["scripts"] == {
