@@ -263,9 +263,11 @@ def run_block(clone: Clone, block: Block) -> str:
         assert not (clone.bin / "somnium").exists()
         return "as written"
     if first.startswith("rm -rf ~/.config/Somnium"):
-        for made in ("Somnium/Somnium Desktop.conf", "somnium-desktop/credentials.json"):
-            (clone.home / ".config" / made).parent.mkdir(parents=True, exist_ok=True)
-            (clone.home / ".config" / made).write_text("", encoding="utf-8")
+        for made in (".config/Somnium/Somnium Desktop.conf",
+                     ".config/somnium-desktop/credentials.json",
+                     ".cache/somnium-desktop/signin.changed", ".cache/somnium-desktop/signin.lock"):
+            (clone.home / made).parent.mkdir(parents=True, exist_ok=True)
+            (clone.home / made).write_text("", encoding="utf-8")
         clone.run(block.text)
         left = [p for p in clone.home.rglob("*") if "omnium" in p.name and ".local/bin" not in
                 str(p) and "pipx" not in str(p)]
