@@ -13,6 +13,10 @@
 #
 # psql runs as the postgres user (SOMNIUM_PSQL_AS, default `runuser -u postgres --`) and
 # honours PGHOST, PGPORT and PGUSER; the URL names PGHOST and PGPORT (default 127.0.0.1:5432).
+# A PGHOST that is a path is the folder of the server's unix socket: the URL then names it as
+# postgresql://somnium:PASSWORD@/somnium?host=/var/run/postgresql&port=5432, and the instances
+# sign in with the password over that socket, which pg_hba.conf must allow (Debian's default
+# `local all all peer` does not: add `local somnium somnium scram-sha-256` above it).
 set -eu
 
 URL_FILE=${SOMNIUM_DATABASE_URL_FILE:-/etc/somnium-server/database-url}
@@ -43,7 +47,16 @@ fi
 
 umask 077
 mkdir -p "$(dirname "$URL_FILE")"
-printf 'postgresql://somnium:%s@%s:%s/somnium\n' "$PASSWORD" "${PGHOST:-127.0.0.1}" \
-    "${PGPORT:-5432}" > "$URL_FILE.new"
+HOST=${PGHOST:-127.0.0.1}
+PORT=${PGPORT:-5432}
+# What a URL gives a meaning to, percent-encoded ("%" first).
+encoded_host=$(printf '%s' "$HOST" | sed -e 's/%/%25/g' -e 's/ /%20/g' -e 's/#/%23/g' \
+    -e 's/&/%26/g' -e 's/?/%3F/g' -e 's/=/%3D/g' -e 's/+/%2B/g' -e 's/@/%40/g')
+case $HOST in
+    /*) URL="postgresql://somnium:$PASSWORD@/somnium?host=$encoded_host&port=$PORT" ;;  # socket
+    *:*) URL="postgresql://somnium:$PASSWORD@[$encoded_host]:$PORT/somnium" ;;  # IPv6 address
+    *) URL="postgresql://somnium:$PASSWORD@$encoded_host:$PORT/somnium" ;;
+esac
+printf '%s\n' "$URL" > "$URL_FILE.new"
 mv "$URL_FILE.new" "$URL_FILE"
 echo "made the role and database somnium; its URL is in $URL_FILE"

@@ -12,12 +12,16 @@ from typing import Any
 import pytest
 import requests
 from requests.adapters import HTTPAdapter
+from starlette.types import Receive, Scope, Send
 
+from somnium_server.cli import uvicorn_config
 from somnium_server.config import Settings
 from tests.server.helpers import TIMEOUT, EventReader, LiveServer, Player, server_settings
 from tests.signin.helpers import local_offered
 
 from .nginx import SITE, Nginx
+
+INSTANCES_SITE = SITE.with_name("nginx-somnium-instances.conf")
 
 # How late an event may reach an observer through nginx, counted from the answer to the
 # action that made it. Unbuffered, it is there before the answer (0 ms here); a buffering
@@ -198,6 +202,21 @@ def test_the_site_waits_far_longer_than_the_keepalive() -> None:
     assert timeout is not None
     seconds = int(timeout[1]) * {"s": 1, "m": 60, "h": 3600}[timeout[2]]
     assert seconds >= 10 * Settings().keepalive
+
+
+async def _no_app(scope: Scope, receive: Receive, send: Send) -> None:
+    raise AssertionError("never served")
+
+
+@pytest.mark.parametrize("site", [SITE, INSTANCES_SITE], ids=lambda site: site.name)
+def test_nginx_lets_an_idle_connection_go_before_the_server_does(site: Path) -> None:
+    # Else nginx may send a request on a connection the server is closing, and answer a POST
+    # (which it never sends twice) with 502.
+    upstream = site.read_text(encoding="utf-8").split("upstream somnium_server {", 1)[1]
+    found = re.search(r"^\s*keepalive_timeout (\d+)s;", upstream.split("}", 1)[0], re.M)
+    assert found is not None, "the upstream keeps nginx's default of 60 s"
+    server_side = uvicorn_config(Settings(), _no_app).timeout_keep_alive
+    assert 0 < int(found[1]) < server_side
 
 
 def test_local_accounts_are_refused_through_the_site(

@@ -11,9 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+import psycopg
 import pytest
 import requests
 
+from somnium_server.config import database_url
 from tests.postgres import SUPERUSER, Cluster
 from tests.server.helpers import TIMEOUT, EventReader, Player, free_port, make_user
 
@@ -33,15 +35,36 @@ rate_create = "4/60"
 """
 
 
-def _set_up_database(cluster: Cluster, url_file: Path) -> subprocess.CompletedProcess[str]:
+def _set_up_database(
+    cluster: Cluster, url_file: Path, host: str = "127.0.0.1"
+) -> subprocess.CompletedProcess[str]:
     """postgresql-setup.sh against the test cluster, as its superuser (no runuser needed)."""
-    environ = {**os.environ, "SOMNIUM_PSQL_AS": "", "PGHOST": "127.0.0.1",
+    environ = {**os.environ, "SOMNIUM_PSQL_AS": "", "PGHOST": host,
                "PGPORT": str(cluster.port), "PGUSER": SUPERUSER,
                "SOMNIUM_DATABASE_URL_FILE": str(url_file)}
     done = subprocess.run(["sh", str(SETUP)], env=environ, capture_output=True, text=True,
                           timeout=60, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return done
+
+
+def test_the_set_up_script_names_a_socket_folder_in_the_query(tmp_path: Path) -> None:
+    # PGHOST a path: the server's socket folder, which a URL's host part cannot hold.
+    cluster = Cluster()  # a cluster of its own: the database somnium of pg_cluster is taken
+    try:
+        url_file = tmp_path / "database-url"
+        _set_up_database(cluster, url_file, host=str(cluster.dir))
+        url = url_file.read_text(encoding="utf-8").strip()
+        assert re.fullmatch(rf"postgresql://somnium:[A-Za-z0-9]{{32}}@/somnium\?"
+                            rf"host={re.escape(str(cluster.dir))}&port={cluster.port}", url)
+        assert database_url(url) == url  # the server takes it
+        with psycopg.connect(url) as connection:
+            assert connection.info.host == str(cluster.dir)
+            assert connection.execute("SELECT current_user, current_database()").fetchone() == (
+                "somnium", "somnium"
+            )
+    finally:
+        cluster.stop()
 
 
 class Instance:

@@ -55,6 +55,16 @@ def test_the_paths_it_names_exist() -> None:
         assert (ROOT / path).exists(), path
 
 
+def test_packaging_readme_names_the_sections_and_the_operators_files() -> None:
+    text = (ROOT / "packaging" / "README.md").read_text(encoding="utf-8")
+    headings = set(re.findall(r"^#+ (.+)$", README, re.M))
+    sections = re.findall(r'"([^"]+)"', " ".join(text.split("\n\n", 2)[1].split()))
+    assert sections and set(sections) <= headings, sections
+    listed = set(re.findall(r"^\| `([^`]+)`", text, re.M))
+    server = {f"server/{path.name}" for path in (ROOT / "packaging" / "server").iterdir()}
+    assert server <= listed, sorted(server - listed)
+
+
 def test_the_set_up_commands_are_there() -> None:
     assert "\n    ./scripts/run\n" in README
     assert "\n    ./scripts/test\n" in README
@@ -263,9 +273,11 @@ def run_block(clone: Clone, block: Block) -> str:
         assert not (clone.bin / "somnium").exists()
         return "as written"
     if first.startswith("rm -rf ~/.config/Somnium"):
-        for made in ("Somnium/Somnium Desktop.conf", "somnium-desktop/credentials.json"):
-            (clone.home / ".config" / made).parent.mkdir(parents=True, exist_ok=True)
-            (clone.home / ".config" / made).write_text("", encoding="utf-8")
+        for made in (".config/Somnium/Somnium Desktop.conf",
+                     ".config/somnium-desktop/credentials.json",
+                     ".cache/somnium-desktop/signin.changed", ".cache/somnium-desktop/signin.lock"):
+            (clone.home / made).parent.mkdir(parents=True, exist_ok=True)
+            (clone.home / made).write_text("", encoding="utf-8")
         clone.run(block.text)
         left = [p for p in clone.home.rglob("*") if "omnium" in p.name and ".local/bin" not in
                 str(p) and "pipx" not in str(p)]

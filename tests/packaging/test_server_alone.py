@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,14 +19,37 @@ ROOT = Path(__file__).resolve().parents[2]
 README_COMMAND = "sudo /opt/somnium-server/bin/pip install ./server"
 
 
+def _project(pyproject: Path) -> dict[str, Any]:
+    project: dict[str, Any] = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    return project
+
+
 def _dependencies(pyproject: Path) -> set[str]:
-    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
-    return {re.sub(r"\s+", "", line) for line in project["dependencies"]}
+    return {re.sub(r"\s+", "", line) for line in _project(pyproject)["dependencies"]}
+
+
+# The command starts the server through __main__, which imports it only to run it: the
+# analyses' workers, spawned from the main module, then load no more than the judging.
+ENTRY_POINT = _project(ROOT / "pyproject.toml")["scripts"]["somnium-server"]
 
 
 def test_the_readme_installs_the_server_alone() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"\n       {README_COMMAND}\n" in readme
+
+
+def test_the_units_install_the_server_alone_too() -> None:
+    for unit in ("somnium-server.service", "somnium-server@.service"):
+        comments = (ROOT / "packaging" / "server" / unit).read_text(encoding="utf-8")
+        installs = re.findall(r"^#\s+(sudo \S+/pip install \S+)", comments, re.M)
+        assert installs == [README_COMMAND], unit
+
+
+def test_both_distributions_start_the_server_the_same_way() -> None:
+    assert ENTRY_POINT == "somnium_server.__main__:main"
+    assert _project(ROOT / "server" / "pyproject.toml")["scripts"] == {
+        "somnium-server": ENTRY_POINT
+    }
 
 
 def test_the_player_gets_every_dependency_of_the_server() -> None:
@@ -70,6 +94,9 @@ def test_the_server_installs_into_a_fresh_venv_without_qt(tmp_path: Path) -> Non
     )
     usage = run(venv / "bin" / "somnium-server", "--help")
     assert usage.startswith("usage: somnium-server") and "--database" in usage
+    command = run(python, "-c", "from importlib.metadata import entry_points; "
+                  "print(entry_points(group='console_scripts')['somnium-server'].value)")
+    assert command.strip() == ENTRY_POINT
 
     # The rules came along, and nothing of the app that would need Qt.
     package = Path(run(python, "-c", "import somnium_desktop as s; print(s.__file__)").strip())
