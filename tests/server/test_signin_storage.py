@@ -98,12 +98,13 @@ def test_sign_in_secrets_reach_the_storage_only_hashed_and_work_once(database: D
             assert await store.take_code("the-code", "other") == (None, "fam")
             assert await store.take_code("no-such-code", "fam") == (None, None)
 
-            await store.add_family("fam", user.id, "somnium-desktop")
+            assert not await store.family_revoked("fam")  # (made as the code was redeemed)
             await store.add_refresh_token("refresh-1", "fam", time.time() + 60)
             await store.add_family_session("fam", "session-hash")
             assert await store.family_of_refresh_token("refresh-1") == "fam"
             assert await store.family_of_session("session-hash") == "fam"
             assert await store.revoke_family("fam") == ["session-hash"]
+            assert await store.family_revoked("fam") and await store.family_revoked("stranger")
             assert (await store.use_refresh_token("refresh-1")).outcome is Refresh.REVOKED
             assert (await store.use_refresh_token("stranger")).outcome is Refresh.UNKNOWN
         finally:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import socket
+import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from urllib.parse import urlencode
 
 import pytest
@@ -15,6 +18,7 @@ from somnium_desktop.client.signin import (
     code_challenge,
     new_code_verifier,
 )
+from somnium_server.config import RateLimit
 
 from .conftest import StartLobby
 from .helpers import LiveLobby, OidcProvider, Person, provider_config, query_of
@@ -221,6 +225,51 @@ def test_a_reused_refresh_token_revokes_the_whole_family(lobby: LiveLobby) -> No
     fresh = SigninFlow(lobby.base, open_browser=other, timeout=20).run()
     other.join()
     assert me(lobby, fresh.access_token) == 200
+
+
+def _at_once(*calls: Callable[[], requests.Response]) -> list[requests.Response]:
+    """The calls made at the same moment (threads released together)."""
+    answers: list[requests.Response] = []
+    barrier = threading.Barrier(len(calls))
+
+    def run(call: Callable[[], requests.Response]) -> None:
+        barrier.wait()
+        answers.append(call())
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+@pytest.mark.parametrize("secret", ["code", "refresh token"])
+def test_a_secret_used_twice_at_once_leaves_nothing_working(
+    start_lobby: StartLobby, secret: str
+) -> None:
+    """The same code, or refresh token, sent twice at the same moment: one use may get
+    tokens, but the other is a reuse and revokes them, however the two interleave."""
+    lobby = start_lobby(local_accounts=True, rate_signin=RateLimit(100000, 60))
+    working = []
+    for round_ in range(15):
+        verifier = new_code_verifier()
+        person = Person(local_name=f"Mira {round_}", stop_at_app=True)
+        person.walk(authorize_url(lobby, verifier))
+        assert person.app_redirect is not None
+        code = query_of(person.app_redirect)["code"]
+        if secret == "code":
+            answers = _at_once(*[partial(exchange, lobby, code, verifier)] * 2)
+        else:
+            spent = exchange(lobby, code, verifier).json()["refresh_token"]
+            answers = _at_once(*[partial(refresh, lobby, spent)] * 2)
+        got = [answer.json() for answer in answers if answer.status_code == 200]
+        assert len(got) <= 1
+        for tokens in got:
+            if (me(lobby, tokens["access_token"]) == 200
+                    or refresh(lobby, tokens["refresh_token"]).status_code == 200):
+                working.append(round_)
+    assert working == []
 
 
 @pytest.mark.parametrize("which", ["refresh", "access"])

@@ -75,9 +75,10 @@ class SigninStore:
         await self.storage.add_code(digest(code), grant)
 
     async def take_code(self, code: str, family_id: str) -> tuple[CodeGrant | None, str | None]:
-        """Redeem a code for `family_id`: (grant, None) the first time; (None, the family it
-        was redeemed for) when it is presented again; (None, None) when unknown."""
-        return await self.storage.redeem_code(digest(code), family_id)
+        """Redeem a code for `family_id`, made with it: (grant, None) the first time; (None,
+        the family it was redeemed for) when it is presented again; (None, None) when
+        unknown."""
+        return await self.storage.redeem_code(digest(code), family_id, self.clock())
 
     # Refresh-token families.
 
@@ -101,6 +102,9 @@ class SigninStore:
 
     async def family_of_session(self, session_hash: str) -> str | None:
         return await self.storage.family_of_session(session_hash)
+
+    async def family_revoked(self, family_id: str) -> bool:
+        return await self.storage.family_revoked(family_id)
 
     async def family_of_refresh_token(self, token: str) -> str | None:
         return await self.storage.family_of_refresh_token(digest(token))

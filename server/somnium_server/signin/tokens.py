@@ -95,7 +95,6 @@ async def _code_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
         raise OAuthError("invalid_grant", "the code was issued to another client or redirect_uri")
     if not pkce_matches(form.get("code_verifier", ""), grant.code_challenge):
         raise OAuthError("invalid_grant", "the PKCE code_verifier does not match the challenge")
-    await signin.store.add_family(family_id, grant.user_id, grant.client_id)
     return await _tokens(signin, family_id, grant.user_id)
 
 
@@ -119,12 +118,18 @@ async def _refresh_grant(signin: Signin, form: dict[str, str]) -> TokenAnswer:
 
 
 async def _tokens(signin: Signin, family_id: str, user_id: str) -> TokenAnswer:
+    """New tokens of the family. A revoke of the family (a reuse of its code or refresh
+    token at the same moment) either finds the new session linked, or is found here after
+    the link: the family's revoke writes before it lists, these write before they look."""
     access = await issue_session(signin.storage, user_id, signin.config.access_token_seconds)
     await signin.store.add_family_session(family_id, hash_token(access))
     refresh = new_secret()
     await signin.store.add_refresh_token(
         refresh, family_id, time.time() + signin.config.refresh_token_days * 86400
     )
+    if await signin.store.family_revoked(family_id):
+        await signin.storage.delete_session(hash_token(access))
+        raise OAuthError("invalid_grant", "this sign-in was revoked meanwhile; sign in again")
     return TokenAnswer(access_token=access, token_type="Bearer",
                        expires_in=signin.config.access_token_seconds, refresh_token=refresh)
 

@@ -75,7 +75,7 @@ class PostgresSignin(PooledDatabase, SigninStatements):
 
     # -- one-time codes ---------------------------------------------------------------------
     async def redeem_code(
-        self, code_hash: str, family_id: str
+        self, code_hash: str, family_id: str, now: float
     ) -> tuple[CodeGrant | None, str | None]:
         async with self._transaction() as conn:
             cursor = await conn.execute(
@@ -90,6 +90,10 @@ class PostgresSignin(PooledDatabase, SigninStatements):
                 return None, str(row[5])
             await conn.execute("UPDATE signin_codes SET family_id = %s WHERE code_hash = %s",
                                (family_id, code_hash))
+            await conn.execute(
+                "INSERT INTO signin_families (id, user_id, client_id, created_at)"
+                " VALUES (%s, %s, %s, %s)", (family_id, row[0], row[1], now),
+            )
             return CodeGrant(*row[:5]), None
 
     # -- refresh-token families -------------------------------------------------------------

@@ -104,10 +104,12 @@ class SigninStorage(Protocol):
     async def add_code(self, code_hash: str, grant: CodeGrant) -> None: ...
 
     async def redeem_code(
-        self, code_hash: str, family_id: str
+        self, code_hash: str, family_id: str, now: float
     ) -> tuple[CodeGrant | None, str | None]:
-        """Mark a code redeemed for `family_id`: (grant, None) the first time; (None, the
-        family it was redeemed for) when it was redeemed before; (None, None) if unknown."""
+        """Mark a code redeemed for `family_id` and make that family (created `now`), in one
+        transaction: (grant, None) the first time; (None, the family it was redeemed for)
+        when it was redeemed before; (None, None) if unknown. So a second use, however soon,
+        finds the family to revoke."""
         ...
 
     async def add_family(
@@ -128,6 +130,10 @@ class SigninStorage(Protocol):
     async def family_of_session(self, session_hash: str) -> str | None: ...
 
     async def family_of_refresh_token(self, token_hash: str) -> str | None: ...
+
+    async def family_revoked(self, family_id: str) -> bool:
+        """True if the family was revoked (or is unknown)."""
+        ...
 
     async def revoke_family(self, family_id: str, now: float) -> list[str]:
         """Revoke a family; the hashes of the sessions it issued, for the caller to end."""

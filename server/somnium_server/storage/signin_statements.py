@@ -93,6 +93,12 @@ class SigninStatements:
         )
         return str(row[0]) if row else None
 
+    async def family_revoked(self, family_id: str) -> bool:
+        row = await self._one(
+            "SELECT revoked_at FROM signin_families WHERE id = ?", family_id
+        )
+        return row is None or row[0] is not None
+
     async def family_of_refresh_token(self, token_hash: str) -> str | None:
         row = await self._one(
             "SELECT family_id FROM signin_refresh_tokens WHERE token_hash = ?", token_hash

@@ -98,7 +98,7 @@ class SQLiteSignin(SigninStatements):
 
     # -- one-time codes ---------------------------------------------------------------------
     async def redeem_code(
-        self, code_hash: str, family_id: str
+        self, code_hash: str, family_id: str, now: float
     ) -> tuple[CodeGrant | None, str | None]:
         def work(c: sqlite3.Connection) -> tuple[CodeGrant | None, str | None]:
             row = c.execute(
@@ -112,6 +112,8 @@ class SQLiteSignin(SigninStatements):
                 return None, str(row[5])
             c.execute("UPDATE signin_codes SET family_id = ? WHERE code_hash = ?",
                       (family_id, code_hash))
+            c.execute("INSERT INTO signin_families (id, user_id, client_id, created_at)"
+                      " VALUES (?, ?, ?, ?)", (family_id, row[0], row[1], now))
             return CodeGrant(*row[:5]), None
 
         return await self._write(work)
