@@ -120,6 +120,7 @@ class GameDetail(GameSummary):
     claimed_from: int | None = None  # the seat whose win was claimed while it was away
     rating_changes: tuple[RatingChange, ...] | None = None  # a finished rated game's
     clock_left: float | None = None  # seconds left to the player to move, when answered
+    clock_deadline: float | None = None  # when that clock runs out, by the server's time
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameDetail:
@@ -137,6 +138,7 @@ class GameDetail(GameSummary):
             claimed_from=None if claimed is None else int(claimed),
             rating_changes=rating_changes_of(data.get("rating_changes")),
             clock_left=clock_left(data),
+            clock_deadline=clock_deadline(data),
         )
 
     def with_changes(self, **changes: Any) -> GameDetail:
@@ -150,6 +152,13 @@ def clock_left(data: dict[str, Any]) -> float | None:
     if deadline is None or now is None:
         return None
     return max(0.0, float(deadline) - float(now))
+
+
+def clock_deadline(data: dict[str, Any]) -> float | None:
+    """When the clock of the player to move runs out, by the server's time (the same for
+    every message telling that clock), from a detail or a `clock` message."""
+    deadline = data.get("deadline")
+    return None if deadline is None else float(deadline)
 
 
 def presence_of(players: Any) -> tuple[tuple[bool, bool], ...]:

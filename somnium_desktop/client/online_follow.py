@@ -25,7 +25,15 @@ from .lifecycles import (
     TableLink,
 )
 from .lobby_client import LobbyClient
-from .lobby_records import GameDetail, GameEvent, GameSummary, Seat, clock_left, presence_of
+from .lobby_records import (
+    GameDetail,
+    GameEvent,
+    GameSummary,
+    Seat,
+    clock_deadline,
+    clock_left,
+    presence_of,
+)
 from .online_table import RETRY_DELAYS_MS, GameOnTable, Outgoing
 from .sse import BACKOFF, READ_TIMEOUT, EventStream, ServerEvent
 from .tasks import Generation, Operations, emit_from_thread
@@ -73,6 +81,7 @@ class FollowedGame(GameOnTable):
         self._claimed_from: int | None = None
         self._claim_at: float | None = None  # (monotonic) when the win may be claimed
         self._clock: tuple[int, float] | None = None
+        self._clock_told: tuple[int, float] | None = None
         self._watchers = first.observers if first is not None else 0
         self._arrived.connect(self._on_arrived)
         self._stream_said.connect(self._on_stream_status)
@@ -154,7 +163,8 @@ class FollowedGame(GameOnTable):
                 self._set_presence(presence_of(data["players"]))
             elif event.event == "clock":  # the server's clock: not part of the game either
                 seat = data.get("seat")
-                self._set_clock(None if seat is None else int(seat), clock_left(data))
+                self._set_clock(None if seat is None else int(seat), clock_left(data),
+                                clock_deadline(data))
             elif event.event == "chat":  # not part of the game: never changes its version
                 self.chat_said.emit(dict(data["message"]))
             elif event.event == "snapshot":
@@ -212,7 +222,7 @@ class FollowedGame(GameOnTable):
         self._set_presence(detail.presence)
         view = detail.view
         self._set_clock(view.turn if view is not None and not view.over else None,
-                        detail.clock_left)
+                        detail.clock_left, detail.clock_deadline)
 
     def _fetch_history(self, game_id: str, seq: int) -> None:
         """The game's events up to the snapshot (`seq`), for the log: emitted as history."""

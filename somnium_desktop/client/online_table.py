@@ -52,6 +52,7 @@ class GameOnTable(TableSource):
     _claim_at: float | None  # (monotonic) when the win may be claimed
     _claimed_from: int | None
     _clock: tuple[int, float] | None  # the seat to move, when its clock runs out (monotonic)
+    _clock_told: tuple[int, float] | None  # the seat and server's deadline it was set from
     change: Machine[Change, ChangeEvent]  # what the change being applied brought
     _stream: EventStream | None
     link: Machine[TableLink, TableEvent]
@@ -135,9 +136,19 @@ class GameOnTable(TableSource):
     def clock(self) -> tuple[int, float] | None:
         return self._clock if self.status == "playing" else None
 
-    def _set_clock(self, seat: int | None, left: float | None) -> None:
-        """The server's clock: `left` seconds for `seat` from now (None: none running)."""
-        clock = None if seat is None or left is None else (seat, time.monotonic() + left)
+    def _set_clock(self, seat: int | None, left: float | None,
+                   deadline: float | None = None) -> None:
+        """The server's clock: `left` seconds for `seat` from now (None: none running), to the
+        server's `deadline`. That deadline told again (by a stream that came back) keeps the
+        clock as it is: its last seconds are warned of once."""
+        if seat is None or left is None:
+            clock, told = None, None
+        elif deadline is not None and (seat, deadline) == self._clock_told:
+            return
+        else:
+            clock = (seat, time.monotonic() + left)
+            told = None if deadline is None else (seat, deadline)
+        self._clock_told = told
         if clock != self._clock:
             self._clock = clock
             self.clock_changed.emit()

@@ -8,6 +8,7 @@ replay first when the table still shows the finished game; the graph marks the s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QObject
@@ -59,6 +60,24 @@ class AnalysisWindow(QObject):
             self.dialog.deleteLater()
         self.dialog = None
         self.game_id = None
+
+    def fill(self, game_id: str, data: dict[str, Any], names: Sequence[str],
+             my_seat: int | None) -> None:
+        """`game_id`'s analysis got (by its result panel): shown if the window is of that
+        game, marking the step its replay shows."""
+        if self.dialog is None or self.game_id != game_id:
+            return
+        self.dialog.view.show_analysis(data, names, my_seat)
+        replay = getattr(self.table, "replay", None)  # (the table's, if it shows one)
+        if replay is not None:
+            self.follow(replay.step)
+
+    def fail(self, game_id: str, message: str) -> None:
+        """Getting `game_id`'s analysis failed: said if the window is of that game and has
+        none."""
+        if self.dialog is not None and self.game_id == game_id \
+                and not self.dialog.view.graph.values:
+            self.dialog.view.show_failure(message)
 
     def follow(self, step: int) -> None:
         """The table's replay shows `step` now: the graph marks it."""

@@ -83,6 +83,7 @@ class OnlineBase(QObject):
         self._token: object | None = None
         self._server = Generation()  # moves on with every server connected to
         self._signin = Generation(within=self._server)  # and with every sign-in or sign-out
+        self._replays = Generation(within=self._server)  # and with every replay asked for
         self.connection = Machine("connection", CONNECTION, Connection.NONE)
         self.signing = Machine("sign-in", SIGN_IN, SignIn.SIGNED_OUT)
         self._after_lobby: list[Callable[[], None]] = []

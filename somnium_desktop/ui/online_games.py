@@ -117,14 +117,20 @@ class GamesPart(OnlineBase):
         self.game_opened.emit(game)
 
     def open_replay(self, game_id: str) -> None:
-        """Fetch a finished game's replay off the UI thread; `replay_opened` brings it."""
+        """Fetch a finished game's replay off the UI thread; `replay_opened` brings it. The
+        last asked for opens: one asked before it, still on its way, is dropped."""
         client = self.client
         if client is None or self._closed:
             return
+        game_id = game_id.strip().upper()
+        if self.ops.running((client, "replay", game_id, self._replays.count)):
+            return  # a double click: that game's replay, the last asked for, is on its way
+        self._replays.move_on()
         user_id = self.account.id if self.account else None
-        self.ops.run(lambda: fetch_replay(client, game_id.strip().upper(), user_id),
+        self.ops.run(lambda: fetch_replay(client, game_id, user_id),
                      self.replay_opened.emit, self._show_error, label="Loading the replay…",
-                     owner=self._server.stamp(), exclusive=(client, "replay"))
+                     owner=self._replays.stamp(),
+                     exclusive=(client, "replay", game_id, self._replays.count))
 
     def _move_signed_out(self, game: OnlineGame, action: Action) -> None:
         """A move refused for want of a sign-in: sign in, then play it (if it still may be)."""

@@ -1,11 +1,12 @@
-"""Opening the Players dialog and player pages on the lobby's server, off the UI thread."""
+"""Opening the Players dialog and player pages on the lobby's server, off the UI thread; they
+close when the lobby leaves that server."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDialog, QWidget
 
 from .players_dialog import PlayerPage, PlayersDialog
 
@@ -21,6 +22,12 @@ def _fetch(online: OnlinePlay) -> Callable[..., None]:
     return fetch
 
 
+def _of_the_server(dialog: QDialog, online: OnlinePlay) -> None:
+    """`dialog` shows what the lobby's server holds: it closes when the lobby leaves that
+    server (a player page's Replay would ask the next one)."""
+    online.left_server.connect(dialog.close)
+
+
 def open_players(parent: QWidget, online: OnlinePlay,
                  open_page: Callable[[str], object] | None = None) -> PlayersDialog | None:
     """The leaderboard of the server the lobby is on (None while there is none); a player
@@ -32,6 +39,7 @@ def open_players(parent: QWidget, online: OnlinePlay,
     dialog.player_chosen.connect(
         open_page or (lambda user_id: open_player(parent, online, user_id)))
     dialog.setObjectName("players-dialog")
+    _of_the_server(dialog, online)
     dialog.show()
     return dialog
 
@@ -44,6 +52,7 @@ def open_player(parent: QWidget, online: OnlinePlay, user_id: str) -> PlayerPage
     page = PlayerPage(parent, _fetch(online), lambda: client.player(user_id))
     page.replay_requested.connect(online.open_replay)
     page.setObjectName("player-page")
+    _of_the_server(page, online)
     page.show()
     return page
 

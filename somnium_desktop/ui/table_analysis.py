@@ -41,7 +41,7 @@ class ResultAnalysis(QObject):
         panel.box.insertWidget(2, self.accuracy)
         panel.box.addWidget(self.button, 0, Qt.AlignmentFlag.AlignHCenter)
         self.ops = Operations(self)
-        self.generation = Generation()  # moves on with each game: a late answer is dropped
+        self.generation = Generation()  # moves on with each source: a late answer leaves the panel
         self.state = AnalysisState.NONE
         self.data: dict[str, Any] | None = None
         self.failure = ""
@@ -77,14 +77,32 @@ class ResultAnalysis(QObject):
         self._get()
 
     def _get(self) -> None:
-        work = self.source.analysis_work() if self.source is not None else None
-        if work is None:
+        source = self.source
+        work = source.analysis_work() if source is not None else None
+        if source is None or work is None:
             return
         self.state = AnalysisState.WORKING
         self.accuracy.setText("Accuracy: analysing…")
         self.accuracy.show()
         self.panel.refit()
-        self.ops.run(work, self._got, self._failed, quiet=True, owner=self.generation.stamp())
+        stamp, game_id = self.generation.stamp(), source.game_id
+        names, seat = source.names, source.my_seat
+
+        # Late for the panel (another source is on the table), the answer still fills the
+        # Analysis window of its game: kept open while that game's replay moves.
+        def got(data: dict[str, Any]) -> None:
+            if stamp.current:
+                self._got(data)
+            else:
+                self.window.fill(game_id, data, names, seat)
+
+        def failed(error: object) -> None:
+            if stamp.current:
+                self._failed(error)
+            else:
+                self.window.fail(game_id, str(error))
+
+        self.ops.run(work, got, failed, quiet=True)
 
     def _got(self, data: dict[str, Any]) -> None:
         self.state = AnalysisState.READY
@@ -102,8 +120,8 @@ class ResultAnalysis(QObject):
         self.failure = str(error)
         self.accuracy.setText("Accuracy: not found")
         self.panel.refit()
-        if self.dialog is not None:
-            self.dialog.view.show_failure(self.failure)
+        if self.source is not None:
+            self.window.fail(self.source.game_id, self.failure)
 
     def open(self) -> None:
         """Open the Analysis window (asking again if getting the analysis failed)."""
@@ -117,5 +135,6 @@ class ResultAnalysis(QObject):
             self._show_in_dialog()
 
     def _show_in_dialog(self) -> None:
-        if self.dialog is not None and self.data is not None and self.source is not None:
-            self.dialog.view.show_analysis(self.data, self.source.names, self.source.my_seat)
+        if self.data is not None and self.source is not None:
+            self.window.fill(self.source.game_id, self.data, self.source.names,
+                             self.source.my_seat)

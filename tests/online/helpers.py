@@ -142,6 +142,14 @@ def seated_game(server: LiveServer) -> tuple[str, dict[int, Player]]:
     return game["id"], {0: ada, 1: bea}
 
 
+def finished_game(server: LiveServer) -> tuple[str, dict[int, Player]]:
+    """A game of Ada's and Bea's that Ada conceded at once: a finished one, to replay."""
+    game_id, players = seated_game(server)
+    version = players[0].get(f"/games/{game_id}").json()["version"]
+    assert players[0].act(game_id, version, {"type": "concede"}).status_code == 200
+    return game_id, players
+
+
 def play(players: dict[int, Player], game_id: str, moves: int, rng: random.Random) -> int:
     """Random legal actions by whoever is to move; returns the game's last sequence number."""
     detail = players[0].get(f"/games/{game_id}").json()

@@ -1,5 +1,6 @@
-"""Proxies in front of a test server: a TCP one that can lose one answer on its way back, and
-an HTTP gateway whose token endpoint can fail for a moment or be slow."""
+"""Proxies in front of a test server: a TCP one that can lose one answer on its way back (or
+drop every connection), and an HTTP gateway whose token endpoint can fail for a moment or be
+slow."""
 
 from __future__ import annotations
 
@@ -73,12 +74,18 @@ class LosingProxy:
         _shut(client)
         _shut(upstream)
 
+    def cut(self) -> None:
+        """Drop every connection open through it, as a network does for a moment; new ones
+        are still taken."""
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            _shut(sock)
+            sock.close()
+
     def close(self) -> None:
         self.listener.close()
-        with self._lock:
-            for sock in self._sockets:
-                _shut(sock)
-                sock.close()
+        self.cut()
 
 
 def _shut(sock: socket.socket) -> None:

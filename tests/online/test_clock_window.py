@@ -14,12 +14,17 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
+from somnium_desktop.client.tasks import Operations
 from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.table import TableWidget
 from somnium_desktop.ui.table_widgets import PlayerStrip
 from tests.server.helpers import LiveServer, server_settings
+from tests.signin.helpers import local_client
+from tests.ui.conftest import on_screen
 from tests.ui.odds_shown import odds_shown
 
 from .helpers import close_windows, open_window
+from .proxy import LosingProxy
 
 
 @pytest.fixture
@@ -32,6 +37,12 @@ def clocked_lobby(tmp_path: Path) -> Iterator[LiveServer]:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture
+def lone_table(qtbot: QtBot) -> Iterator[TableWidget]:
+    """A table widget on screen, without a window around it."""
+    yield from on_screen(qtbot, TableWidget())
 
 
 def seconds(strip: PlayerStrip) -> int:
@@ -121,3 +132,46 @@ def test_a_game_lost_on_time_says_who_ran_out_of_time(
         qtbot.waitUntil(lambda: strip.clock.isHidden(), timeout=2000)
     finally:
         close_windows(qtbot, ada)
+
+
+def test_the_last_seconds_are_warned_of_once_though_the_clock_is_told_again(
+    qtbot: QtBot, clocked_lobby: LiveServer, lone_table: TableWidget,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The clock is told as the game opens (its detail, then its stream) and again by a
+    stream that comes back after a drop: one deadline, so one warning (a beep, and read out)."""
+    said: list[str] = []
+    monkeypatch.setattr("somnium_desktop.ui.table_clock.announce",
+                        lambda _widget, text, **_how: said.append(text))
+    ada, bob = local_client(clocked_lobby.base, "Ada"), local_client(clocked_lobby.base, "Bob")
+    created = ada.create("Ada's table", move_seconds=8)  # (the last ten seconds from the start)
+    joined = bob.join(created.id)
+    assert joined.view is not None
+    mover = (ada, bob)[joined.view.turn]  # the player whose clock runs
+    proxy = LosingProxy(int(clocked_lobby.base.rsplit(":", 1)[1]))
+    mover.base_url = proxy.base
+    assert mover.auth is not None
+    mover.auth.server_url = proxy.base
+    operations = Operations()
+    game = OnlineGame(mover, created.id, operations, user_id=mover.me().id, first=joined,
+                      backoff=(0.05,))
+    table = lone_table
+    try:
+        table.set_source(game)
+        game.start()
+        stream = game.stream
+        assert stream is not None
+        qtbot.waitUntil(lambda: stream.connections == 1, timeout=5000)
+        qtbot.wait(300)  # (the stream tells the clock as it opens)
+        assert len(said) == 1 and re.fullmatch(r"\d seconds left to play\.", said[0])
+        proxy.cut()
+        qtbot.waitUntil(lambda: stream.connections == 2, timeout=5000)
+        qtbot.wait(300)
+        assert table.clock_show.left is not None and table.clock_show.left > 0
+        assert len(said) == 1
+    finally:
+        table.set_source(None)
+        game.close()
+        operations.close()
+        assert operations.wait_idle()
+        proxy.close()

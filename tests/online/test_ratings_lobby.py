@@ -8,11 +8,13 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.ratings import rating_text, with_rating
 from somnium_desktop.ui.lobby_games import SEAT_1, SEAT_2
+from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.players_dialog import PlayerPage, PlayersDialog
+from somnium_desktop.ui.players_hooks import open_page
 from somnium_server.play.ratings import LEADERBOARD_GAMES
-from tests.server.helpers import LiveServer
+from tests.server.helpers import LiveServer, server_settings
 
-from .helpers import cell_text, close_windows, lobby_row, open_window, seated_game
+from .helpers import cell_text, close_windows, finished_game, lobby_row, open_window, seated_game
 
 
 def test_the_lobby_shows_each_players_rating(
@@ -42,6 +44,16 @@ def board_text(dialog: PlayersDialog, row: int, column: int) -> str:
     return item.text() if item is not None else ""
 
 
+def players_dialog(qtbot: QtBot, window: MainWindow) -> PlayersDialog:
+    """The Players dialog (Game → Players…) once the window is on its server."""
+    qtbot.waitUntil(lambda: window.online is not None and window.online.client is not None,
+                    timeout=10000)
+    window.players_action.trigger()
+    dialog = window.findChild(PlayersDialog, "players-dialog")
+    assert dialog is not None
+    return dialog
+
+
 def test_the_players_dialog_opens_a_players_page_and_asks_for_replays(
     qtbot: QtBot, tmp_path: Path, lobby: LiveServer
 ) -> None:
@@ -55,11 +67,7 @@ def test_the_players_dialog_opens_a_players_page_and_asks_for_replays(
         finished.append(game_id)
     window = open_window(qtbot, tmp_path, "Cy", lobby.base)
     try:
-        qtbot.waitUntil(lambda: window.online is not None and window.online.client is not None,
-                        timeout=10000)
-        window.players_action.trigger()
-        dialog = window.findChild(PlayersDialog, "players-dialog")
-        assert dialog is not None
+        dialog = players_dialog(qtbot, window)
         qtbot.waitUntil(lambda: dialog.board.rowCount() == 2, timeout=10000)
         names = [board_text(dialog, row, 1) for row in range(2)]
         assert names == ["Bea", "Ada"]
@@ -86,3 +94,32 @@ def test_the_players_dialog_opens_a_players_page_and_asks_for_replays(
         dialog.close()
     finally:
         close_windows(qtbot, window)
+
+
+def test_leaving_the_server_closes_its_players_dialog_and_pages(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    """A page's Replay would ask the next server for a game of the one left: they close."""
+    _game_id, players = finished_game(lobby)
+    other = LiveServer(server_settings(tmp_path / "other.sqlite3"))
+    window = open_window(qtbot, tmp_path, "Cy", lobby.base)
+    try:
+        dialog = players_dialog(qtbot, window)
+        page = open_page(window, players[0].user_id)  # (a click on Ada's name)
+        assert page is not None
+        qtbot.waitUntil(lambda: page.games.count() == 1, timeout=10000)
+        assert dialog.isVisible() and page.isVisible()
+        window.open_settings()
+        window.settings_dialog.server.setText(other.base)
+        window.settings_dialog.accept()
+        assert not dialog.isVisible() and not page.isVisible()
+        # the new server's pages open as before
+        qtbot.waitUntil(lambda: window.online is not None and window.online.client is not None
+                        and window.online.client.base_url == other.base, timeout=10000)
+        zed = open_page(window, other.player("Zed").user_id)
+        assert zed is not None
+        qtbot.waitUntil(lambda: zed.title.text().startswith("Zed: "), timeout=10000)
+        assert zed.isVisible()
+    finally:
+        close_windows(qtbot, window)
+        other.stop()

@@ -4,8 +4,11 @@ games, a player's page and the result panel, stepped with buttons and keys."""
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
+from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
@@ -24,7 +27,15 @@ from somnium_desktop.ui.players_hooks import open_player
 from tests.server.helpers import LiveServer
 from tests.ui.driver import activate
 
-from .helpers import click_cell, close_windows, lobby_row, open_window, play, seated_game
+from .helpers import (
+    click_cell,
+    close_windows,
+    finished_game,
+    lobby_row,
+    open_window,
+    play,
+    seated_game,
+)
 from .test_presence_window import quick_lobby  # noqa: F401  (away at once, claimable soon)
 
 
@@ -174,6 +185,39 @@ def test_the_result_panel_replays_ones_own_game(
     finally:
         close_windows(qtbot, ada)
 
+
+def test_the_replay_asked_for_last_opens_and_a_double_click_asks_once(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay asked for while another is on its way: the last one asked for opens, the
+    other's answer (later still) is dropped; a second click on the same game asks nothing."""
+    (first, _), (second, _) = finished_game(lobby), finished_game(lobby)
+    cy = open_window(qtbot, tmp_path, "Cy", lobby.base)
+    try:
+        qtbot.waitUntil(lambda: cy.online is not None and cy.online.client is not None,
+                        timeout=10000)
+        assert cy.online is not None and cy.online.client is not None
+        online, client = cy.online, cy.online.client
+        replay, first_answers, asked = client.replay, threading.Event(), []
+
+        def far(game_id: str) -> dict[str, Any]:  # (the first game's answer comes last)
+            asked.append(game_id)
+            if game_id == first:
+                first_answers.wait(10)
+            return replay(game_id)
+
+        monkeypatch.setattr(client, "replay", far)
+        online.open_replay(first)  # a finished game clicked in the lobby...
+        online.open_replay(second)  # ...then, the player changing their mind, another
+        online.open_replay(second.lower())  # (clicked twice)
+        qtbot.waitUntil(lambda: cy.table.replay is not None, timeout=10000)
+        assert cy.table.replay is not None and cy.table.replay.game_id == second
+        first_answers.set()
+        qtbot.waitUntil(lambda: not online.ops.busy, timeout=10000)
+        assert isinstance(cy.source, ReplaySource) and cy.source.game_id == second
+        assert sorted(asked) == sorted([first, second])  # (asked once each)
+    finally:
+        close_windows(qtbot, cy)
 
 
 def test_a_claimed_win_is_told_as_such_in_the_replay(

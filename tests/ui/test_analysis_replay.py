@@ -4,8 +4,10 @@ move the replay and whose graph follows it."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
@@ -13,6 +15,8 @@ from pytestqt.qtbot import QtBot
 from somnium_desktop.client.analysis import AnalysisState
 from somnium_desktop.client.offline import OfflineGame
 from somnium_desktop.client.replay_source import ReplaySource
+from somnium_desktop.game.analysis import PublicGame
+from somnium_desktop.game.analysis_data import analysed
 from somnium_desktop.ui.analysis_view import AnalysisDialog, WinChanceGraph
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.table import TableWidget
@@ -115,3 +119,38 @@ def test_a_replays_analysis_button_opens_the_window_and_its_clicks_move_the_repl
     assert windows.dialog is dialog
     qtbot.waitUntil(dialog.isVisible, timeout=2000)
     assert graph.chosen == 0
+
+
+def test_the_window_kept_for_the_replay_gets_the_analysis_still_worked_out(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    """The window opened from the result while the analysis is worked out, then the game's
+    replay (P): the window stays, and the answer that comes fills it."""
+    done = threading.Event()
+
+    def held(game: PublicGame) -> dict[str, Any]:  # (a long game on a busy machine)
+        done.wait(30)
+        return analysed(game)
+
+    monkeypatch.setattr("somnium_desktop.client.offline.analysed", held)
+    try:
+        window.start_offline(seed=11)
+        table = window.table
+        play_to_the_end(qtbot, table)
+        block = table.result_analysis
+        qtbot.waitUntil(lambda: block.state is AnalysisState.WORKING and block.button.isVisible(),
+                        timeout=5000)
+        QTest.mouseClick(block.button, Qt.MouseButton.LeftButton)
+        dialog = block.dialog
+        assert dialog is not None and not dialog.view.graph.values
+        qtbot.waitUntil(table.replaying.open_action.isEnabled, timeout=5000)
+        activate(qtbot, table)
+        QTest.keyClick(table, Qt.Key.Key_P)
+        at_step(qtbot, table, 0)
+        assert isinstance(window.source, ReplaySource) and block.dialog is dialog
+    finally:
+        done.set()
+    graph = dialog.view.graph
+    qtbot.waitUntil(lambda: bool(graph.values), timeout=30000)
+    assert dialog.view.decisions.topLevelItemCount() > 0
+    assert graph.chosen == 0  # the step the replay shows
