@@ -163,6 +163,32 @@ def test_table_names_lose_format_characters_and_refuse_control_characters(
     assert [game["name"] for game in listed] == ["okgnp.exe table"]
 
 
+@pytest.mark.parametrize(("blank", "before_ann"), [
+    ("\u3164", ""), ("\u115f\u1160", ""), ("\uffa0", ""), ("\u2800", ""),
+    ("\u0301", "\u0301"), (" \u3164 \u0301 ", "\u0301 "),
+])
+def test_a_name_that_shows_nothing_is_refused(
+    server: LiveServer, blank: str, before_ann: str
+) -> None:
+    """Hangul fillers, the blank Braille pattern and lone combining marks show nothing: no
+    display name, table name or chat message is made of them alone, and blank letters at
+    either end of a name are dropped."""
+    ann, game = _game(server)
+    answers = [
+        ann.http.patch(f"{server.base}/me", json={"display_name": blank}, headers=ann.headers,
+                       timeout=10),
+        ann.post("/games", {"name": blank, "opponent": "person"}),
+        ann.post(f"/games/{game['id']}/chat", {"text": blank}),
+    ]
+    # (422 where the field's pattern refuses it, a renaming's own check says 400 invalid_name)
+    assert [answer.status_code in (400, 422) for answer in answers] == [True] * 3, \
+        [answer.text for answer in answers]
+    assert ann.get("/me").json()["display_name"] == "Ann"
+    named = ann.http.patch(f"{server.base}/me", json={"display_name": f"{blank}Ann\u3164"},
+                           headers=ann.headers, timeout=10)
+    assert named.status_code == 200 and named.json()["display_name"] == f"{before_ann}Ann"
+
+
 @pytest.mark.parametrize("limit", ["+5", " 5", "5_0", "\u00b2", "1e2", "true", "0", "201"])
 def test_a_query_number_is_plain_digits_in_bounds(server: LiveServer, limit: str) -> None:
     answer = server.get("/games", params={"limit": limit})

@@ -26,19 +26,32 @@ def _escape(point: int) -> str:
 
 
 CONTROL = r"\x00-\x1f\x7f-\x9f"  # Unicode category Cc
+# Letters and symbols that show nothing: the Hangul fillers and the blank Braille pattern.
+BLANK = "\u115f\u1160\u3164\uffa0\u2800"
 # What the OpenAPI description says of a name (clean_name decides): no control character, and
-# one character at least that is neither a space nor a format character.
-VISIBLE_NAME = f"^[^{CONTROL}]*[^\\s{CONTROL}{_format_ranges()}][^{CONTROL}]*$"
+# one character at least that is neither a space, a format character nor a blank one.
+VISIBLE_NAME = (
+    f"^[^{CONTROL}]*[^\\s{CONTROL}{_format_ranges()}{''.join(_escape(ord(c)) for c in BLANK)}]"
+    f"[^{CONTROL}]*$"
+)
 
 
 def clean_name(raw: str, longest: int) -> str | None:
     """`raw` with format characters (Unicode category Cf: bidi overrides, zero-width joiners)
     dropped and white space collapsed; None if that leaves no character, more than `longest`,
-    or any control character (Cc, e.g. NUL) or lone surrogate."""
+    any control character (Cc, e.g. NUL) or lone surrogate, or nothing that shows (only
+    combining marks or blank letters)."""
     kept = "".join(ch for ch in raw if unicodedata.category(ch) != "Cf")
-    name = " ".join(kept.split())
+    name = " ".join(kept.split()).strip(BLANK).strip()
     if not 0 < len(name) <= longest:
         return None
     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
         return None
+    if not any(shows(ch) for ch in name):
+        return None
     return name
+
+
+def shows(ch: str) -> bool:
+    """True for a character that draws something of its own."""
+    return ch not in BLANK and unicodedata.category(ch) not in ("Mn", "Me", "Zs")
