@@ -22,7 +22,8 @@ from joserfc import jwt
 from joserfc.jwk import OctKey, RSAKey
 
 MODES = ("good", "wrong_audience", "wrong_nonce", "no_nonce", "wrong_signature", "expired",
-         "wrong_issuer", "hmac_with_secret", "error_without_error_key", "no_id_token")
+         "wrong_issuer", "hmac_with_secret", "hmac_only", "error_without_error_key",
+         "no_id_token")
 
 
 class RogueIssuer:
@@ -57,10 +58,16 @@ class RogueIssuer:
             "jwks_uri": f"{self.issuer}/jwks",
             "response_types_supported": ["code"],
             "subject_types_supported": ["public"],
-            "id_token_signing_alg_values_supported": ["RS256", "HS256"],
+            # hmac_only: a provider that says it signs with HMAC only, its key in its JWKS
+            "id_token_signing_alg_values_supported":
+                ["HS256"] if self.mode == "hmac_only" else ["RS256", "HS256"],
             "token_endpoint_auth_methods_supported": ["client_secret_basic"],
             "code_challenge_methods_supported": ["S256"],
         }
+
+    def secret_key(self) -> OctKey:
+        """The client secret as an HMAC key."""
+        return OctKey.import_key(self.client_secret.encode(), {"kid": "rogue-secret"})
 
     def authorize(self, query: dict[str, str]) -> str:
         """Sign 'rogue-user' in at once; the redirect back with a code."""
@@ -101,9 +108,9 @@ class RogueIssuer:
             claims.update(iat=now - 900, exp=now - 600)
         elif self.mode == "wrong_issuer":
             claims["iss"] = "http://127.0.0.1:1"
-        elif self.mode == "hmac_with_secret":
-            key = OctKey.import_key(self.client_secret.encode())
-            header = {"alg": "HS256"}
+        elif self.mode in ("hmac_with_secret", "hmac_only"):
+            key = self.secret_key()
+            header = {"alg": "HS256", "kid": "rogue-secret"}
         answer: dict[str, Any] = {"access_token": secrets.token_urlsafe(16),
                                   "token_type": "Bearer", "expires_in": 300}
         if self.mode != "no_id_token":
@@ -121,7 +128,10 @@ class RogueIssuer:
                 if url.path == "/.well-known/openid-configuration":
                     self._json(200, issuer.metadata())
                 elif url.path == "/jwks":
-                    self._json(200, {"keys": [issuer.key.as_dict(private=False)]})
+                    keys = [issuer.key.as_dict(private=False)]
+                    if issuer.mode == "hmac_only":
+                        keys.append(issuer.secret_key().as_dict())
+                    self._json(200, {"keys": keys})
                 elif url.path == "/authorize":
                     self.send_response(302)
                     self.send_header("Location", issuer.authorize(query))

@@ -57,6 +57,7 @@ def test_a_good_token_from_the_same_issuer_is_accepted(
         ("expired", "expired_token"),
         ("wrong_issuer", "Invalid claim: 'iss'"),
         ("hmac_with_secret", "'HS256' is not allowed"),
+        ("hmac_only", "no public-key algorithm"),
         ("error_without_error_key", "no access token or ID token"),
         ("no_id_token", "no access token or ID token"),
     ],

@@ -170,6 +170,8 @@ class RelyingParty:
             a for a in metadata.get("id_token_signing_alg_values_supported", ["RS256"])
             if a in ASYMMETRIC
         ]
+        if not algorithms:  # (an empty list would let the library take its own defaults)
+            raise ProviderError(f"{name} signs its ID tokens with no public-key algorithm")
         try:
             try:
                 decoded = jwt.decode(id_token, self._keys(refresh=False), algorithms=algorithms)
