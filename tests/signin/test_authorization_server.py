@@ -128,6 +128,9 @@ def test_the_code_is_bound_to_its_redirect_uri(lobby: LiveLobby) -> None:
         "http://127.0.0.1:49152/callback?next=http://example.com",
         "http://attacker@127.0.0.1:49152/callback",
         "http://127.0.0.1:49152@example.com/callback",
+        "http://127.0.0.1\t:49152/callback",  # (urlsplit drops the tab; a browser does not)
+        "http://127.0.0.1:49152/callback\n",
+        "http://127.0.0.1:49152/callback#",
         "myapp://callback",
         "",
     ],
@@ -169,6 +172,24 @@ def test_pkce_s256_is_required(lobby: LiveLobby, changes: dict[str, str]) -> Non
     back = query_of(answer.headers["Location"])
     assert answer.headers["Location"].startswith(APP_REDIRECT)
     assert back["error"] == "invalid_request" and back["state"] == "app-state"
+
+
+def test_a_verifier_is_exactly_rfc_7636s_characters(lobby: LiveLobby) -> None:
+    verifier = new_code_verifier() + "\n"  # (its challenge made from it, newline and all)
+    answer = exchange(lobby, get_code(lobby, verifier), verifier)
+    assert answer.status_code == 400 and answer.json()["error"] == "invalid_grant"
+
+
+@pytest.mark.parametrize("provider", ["nope", "local", ""])
+def test_a_provider_the_server_does_not_offer_is_refused(
+    lobby: LiveLobby, provider: str
+) -> None:
+    """(This server offers one provider, and no local accounts.)"""
+    answer = requests.get(authorize_url(lobby, new_code_verifier(), provider=provider),
+                          allow_redirects=False, timeout=10)
+    assert answer.status_code == 302 and answer.headers["Location"].startswith(APP_REDIRECT)
+    back = query_of(answer.headers["Location"])
+    assert back["error"] == "invalid_request" and "provider" in back["error_description"]
 
 
 def test_a_wrong_state_from_the_provider_is_refused(lobby: LiveLobby) -> None:

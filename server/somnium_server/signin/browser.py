@@ -108,6 +108,10 @@ async def authorize(
     if not offered:
         return _to_app_raw(redirect_uri, state, "temporarily_unavailable",
                            "this server has no sign-in provider configured")
+    keys = [key for key, _ in offered]
+    if provider is not None and provider not in keys:
+        return _to_app_raw(redirect_uri, state, "invalid_request",
+                           f"this server offers no sign-in provider {provider!r}")
     browser = new_secret()
     req = AuthRequest(
         id=new_secret(), browser_hash=digest(browser), client_id=client_id,
@@ -115,8 +119,7 @@ async def authorize(
         expires_at=time.time() + signin.config.login_seconds,
     )
     await signin.store.add_request(req)
-    keys = [key for key, _ in offered]
-    if provider in keys or len(keys) == 1:
+    if provider is not None or len(keys) == 1:
         response = await _start_login(request, signin, req, provider or keys[0])
     else:
         response = pages.choice_page(req.id, offered)
