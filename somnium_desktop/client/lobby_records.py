@@ -147,11 +147,16 @@ class GameDetail(GameSummary):
 
 def clock_left(data: dict[str, Any]) -> float | None:
     """Seconds left on the clock of the player to move, by the server's own time (`deadline`
-    less `now`: the computer's clock may be wrong), from a detail or a `clock` message."""
+    less `now`: the computer's clock may be wrong), from a detail or a `clock` message; never
+    more than the time control (`now` is rounded to the millisecond, the deadline is not)."""
     deadline, now = data.get("deadline"), data.get("now")
     if deadline is None or now is None:
         return None
-    return max(0.0, float(deadline) - float(now))
+    left = max(0.0, float(deadline) - float(now))
+    control = data.get("move_seconds")
+    if isinstance(control, int) and not isinstance(control, bool) and control > 0:
+        left = min(left, float(control))
+    return left
 
 
 def clock_deadline(data: dict[str, Any]) -> float | None:
