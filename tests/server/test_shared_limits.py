@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import requests
 
-from somnium_server.api.ratelimit import MemoryBuckets, buckets_for
+from somnium_server.api.ratelimit import FORGET_AFTER, MemoryBuckets, buckets_for
 from somnium_server.config import RateLimit
 
 from ..postgres import Cluster
@@ -80,6 +80,24 @@ def test_memory_buckets_refill_at_the_limits_rate() -> None:
     now[0] += 1 / 30
     assert spend("ann") == 0.0  # one request's worth came back
     assert spend("ann") > 0
+
+
+def test_memory_buckets_sweep_seldom_however_many_stay() -> None:
+    """Past FORGET_AFTER keys the full buckets are dropped, but not again at every spend
+    while the others stay (many clients active at once): only once the keys have doubled."""
+    now = [0.0]
+    buckets = MemoryBuckets(clock=lambda: now[0])
+    limit = RateLimit(30, 60)  # (a bucket spent once stays not full for 2 s)
+    sweeps = 0
+    for n in range(3 * FORGET_AFTER):
+        before = buckets._full_at
+        asyncio.run(buckets.spend("sign-in", f"client {n}", limit))
+        sweeps += buckets._full_at is not before  # (a sweep makes the dict anew)
+    assert sweeps <= 2
+    now[0] += 3.0  # those buckets full again: the next sweep drops them
+    for n in range(2 * FORGET_AFTER):
+        asyncio.run(buckets.spend("sign-in", f"later {n}", limit))
+    assert not [key for key in buckets._full_at if key[1].startswith("client")]
 
 
 def test_the_requests_of_one_round_are_spent_together_each_counted(pg_cluster: Cluster) -> None:

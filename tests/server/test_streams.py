@@ -136,6 +136,27 @@ def test_behind_a_local_proxy_the_cap_counts_the_forwarded_address(database: Dat
         capped.stop()
 
 
+def test_an_ipv6_client_is_counted_by_its_64(database: Database) -> None:
+    """Any address of one /64 is the same client: a host may take a new one at will."""
+    capped = LiveServer(server_settings(database, max_streams=2))
+    held: list[EventReader] = []
+    try:
+        url = capped.base + "/lobby/events"
+        for address in ("2001:db8::1", "2001:db8::2:3"):
+            held.append(EventReader(url, headers={"X-Forwarded-For": address}))
+            assert held[-1].status == 200
+        again = capped.get("/lobby/events", headers={"X-Forwarded-For": "2001:db8::99"},
+                           stream=True)
+        again.close()
+        assert again.status_code == 429
+        held.append(EventReader(url, headers={"X-Forwarded-For": "2001:db8:0:1::1"}))
+        assert held[-1].status == 200  # (another /64)
+    finally:
+        for reader in held:
+            reader.close()
+        capped.stop()
+
+
 def test_watching_counts_observers_live(server: LiveServer) -> None:
     ann = server.player("Ann")
     game_id = ann.create()["id"]

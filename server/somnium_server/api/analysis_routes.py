@@ -7,6 +7,7 @@ from starlette.responses import Response
 
 from somnium_server.api.errors import responses
 from somnium_server.api.models import GameAnalysis, GamePath
+from somnium_server.api.ratelimit import client_key
 from somnium_server.context import MAYBE_SIGNED_IN, server_context, stream_user
 
 router = APIRouter()
@@ -29,6 +30,6 @@ router = APIRouter()
 async def game_analysis(request: Request, game_id: GamePath) -> Response:
     ctx = server_context(request)
     user = await stream_user(request)
-    key = user.id if user is not None else "@" + (request.client.host if request.client else "")
+    key = user.id if user is not None else "@" + client_key(request)
     body = await ctx.analyses.analysis(game_id, ctx.limits["analysis"], key)
     return Response(body, media_type="application/json")

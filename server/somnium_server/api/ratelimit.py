@@ -9,15 +9,34 @@ request reaches.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
+from starlette.requests import HTTPConnection
+
 from somnium_server.api.apierror import ApiError
 from somnium_server.config import RateLimit
 
-FORGET_AFTER = 10_000  # keys kept in memory before the full buckets are dropped
+FORGET_AFTER = 10_000  # keys kept in memory before the full buckets are first swept
+IPV6_PREFIX = 64  # an IPv6 client is its /64: one household or host holds a whole one
+
+
+def client_key(connection: HTTPConnection) -> str:
+    """Who a request without a user comes from, for limits per client: its IPv4 address, or
+    the /64 network of its IPv6 address (one host may use any address of its /64)."""
+    host = connection.client.host if connection.client else "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
+    return host
 
 
 @runtime_checkable
@@ -45,14 +64,17 @@ class MemoryBuckets:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._full_at: dict[tuple[str, str], float] = {}
+        self._sweep_at = FORGET_AFTER  # the number of keys at which full buckets are dropped
 
     async def spend(self, kind: str, key: str, limit: RateLimit) -> float:
         now = self.clock()
         full_at, wait = gcra(self._full_at.get((kind, key), now), now, limit)
         self._full_at[(kind, key)] = full_at
-        if len(self._full_at) > FORGET_AFTER:
-            # full buckets hold no information
+        if len(self._full_at) > self._sweep_at:
+            # full buckets hold no information; the next sweep waits until the keys left
+            # have doubled, so that a sweep costs O(1) a spend however many stay
             self._full_at = {k: at for k, at in self._full_at.items() if at > now}
+            self._sweep_at = max(FORGET_AFTER, 2 * len(self._full_at))
         return wait
 
 

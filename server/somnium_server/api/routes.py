@@ -35,6 +35,7 @@ from somnium_server.api.models import (
     Status,
     UserInfo,
 )
+from somnium_server.api.ratelimit import client_key
 from somnium_server.context import (
     MAYBE_SIGNED_IN,
     SIGNED_IN,
@@ -283,8 +284,6 @@ async def replay(request: Request, game_id: GamePath) -> Response:
     return _json(await server_context(request).games.replay(game_id))
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
 
 
 def _stream(
@@ -296,7 +295,7 @@ def _stream(
     taken last and given back on every way out: if `subscribe` fails, or when the stream ends.
     """
     ctx = server_context(request)
-    client = _client(request)
+    client = client_key(request)
     if not ctx.hub.admit(client):
         raise ApiError(
             429, "too_many_streams", f"at most {ctx.hub.max_per_client} event streams per client",

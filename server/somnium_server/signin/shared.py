@@ -9,7 +9,7 @@ from urllib.parse import parse_qs
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
-from somnium_server.api.ratelimit import RateLimiter
+from somnium_server.api.ratelimit import RateLimiter, client_key
 from somnium_server.play import names
 from somnium_server.signin import pages
 from somnium_server.signin.config import (
@@ -53,7 +53,7 @@ class Signin:
 
     async def wait(self, request: Request) -> int:
         """Spend one of this client address's sign-in requests: 0, or seconds to wait."""
-        return await self.limiter.wait(request.client.host if request.client else "unknown")
+        return await self.limiter.wait(client_key(request))
 
     def local_enabled(self, request: Request) -> bool:
         """Local accounts: only when enabled, on a loopback listener and connection, with a
