@@ -61,3 +61,5 @@ def test_each_unseen_card_of_a_table_suit_busts() -> None:
 
 def test_percent_never_rounds_a_chance_to_a_false_certainty() -> None:
     assert [percent(x) for x in (0, 0.004, 0.584, 0.996, 1)] == ["0%", "<1%", "58%", ">99%", "100%"]
+    # (half a percent from either end: the rounding goes to 0 or 100, which it is not)
+    assert [percent(Fraction(1, 200)), percent(Fraction(199, 200))] == ["<1%", ">99%"]

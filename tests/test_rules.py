@@ -145,6 +145,8 @@ def test_fool_forces_a_steal_of_the_highest_card_of_the_suit() -> None:
         apply(game, 0, EndTurn())
     with pytest.raises(errors.SuitNotHeld, match="no Angels"):
         apply(game, 0, Steal(S.ANGELS))
+    with pytest.raises(errors.SuitNotHeld, match="no 42"):  # (no such suit at all)
+        apply(game, 0, Steal(42))  # type: ignore[arg-type]
     game, events = apply(game, 0, Steal(S.MOONS))
     assert events == [CardStolen(0, 1, c(S.MOONS, 7))]
     assert game.table == (c(S.SUNS, 5), c(S.MOONS, 7))
@@ -228,6 +230,19 @@ def test_illegal_action_leaves_state_untouched() -> None:
     with pytest.raises(errors.IllegalAction):
         apply(game, 1, Draw())
     assert game == before
+
+
+# Rule 13.
+def test_an_object_that_is_no_action_is_refused() -> None:
+    """(Not taken for End turn, which it once fell through to.)"""
+
+    class Bogus:
+        pass
+
+    game = stacked([c(S.ANGELS, 3), c(S.SUNS, 4)])
+    game, _ = apply(game, 0, Draw())
+    with pytest.raises(errors.UnknownAction):
+        apply(game, 0, Bogus())  # type: ignore[arg-type]
 
 
 # Rule 10, the end of the game: the last card of the deck, each kind.

@@ -63,3 +63,10 @@ class NotAPlayer(IllegalAction):
 
     def __init__(self) -> None:
         super().__init__("only the two seated players can act")
+
+
+class UnknownAction(IllegalAction):
+    code = "unknown_action"
+
+    def __init__(self) -> None:
+        super().__init__("that is no action of the game")

@@ -61,8 +61,9 @@ def percent(chance: Fraction | float) -> str:
     """A chance in words as a whole percentage, "58%"; "<1%" or ">99%" rather than a false 0 or
     100 when it is neither."""
     value = float(chance)
-    if 0 < value < 0.005:
+    whole = round(value * 100)
+    if whole == 0 and value > 0:
         return "<1%"
-    if 0.995 < value < 1:
+    if whole == 100 and value < 1:
         return ">99%"
-    return f"{round(value * 100)}%"
+    return f"{whole}%"

@@ -116,6 +116,8 @@ def from_deck(deck: Sequence[Card], first: int) -> GameState:
 
 def check(state: GameState, seat: int, action: Action) -> None:
     """Raise the specific IllegalAction if `seat` may not take `action` now."""
+    if type(action) not in (Draw, EndTurn, Steal, Concede, TimeOut):
+        raise errors.UnknownAction()
     if state.over:
         raise errors.GameOver()
     if seat not in (0, 1):
@@ -130,7 +132,8 @@ def check(state: GameState, seat: int, action: Action) -> None:
         if not state.steal_pending:
             raise errors.NoStealPending()
         if action.suit not in state.stealable_suits():
-            raise errors.SuitNotHeld(Suit(action.suit).label)
+            known = action.suit in {suit.value for suit in Suit}
+            raise errors.SuitNotHeld(Suit(action.suit).label if known else str(action.suit))
         return
     if state.steal_pending:
         raise errors.MustSteal()
@@ -176,6 +179,7 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
         return _draw(state, events), events
     if isinstance(action, Steal):
         return _steal(state, action.suit, events), events
+    assert isinstance(action, EndTurn)  # (check refused anything else)
     return _bank_and_pass(state, events), events
 
 
