@@ -168,8 +168,14 @@ class LocalServer:
                 time.sleep(0.1)  # another instance's server is starting: look again
 
     def _spawn(self) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.data_dir / LOG_FILE, "ab")  # noqa: SIM115 (the child writes to it)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            log = open(self.data_dir / LOG_FILE, "ab")  # noqa: SIM115 (the child writes to it)
+        except OSError as error:
+            raise LocalServerError(
+                f"The built-in server cannot keep its games in {self.data_dir}: "
+                f"{error.strerror or error}."
+            ) from None
         flags = 0
         if sys.platform == "win32":
             flags = subprocess.CREATE_NO_WINDOW | subprocess.CREATE_NEW_PROCESS_GROUP

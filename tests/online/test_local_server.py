@@ -7,8 +7,10 @@ import socket
 import threading
 from pathlib import Path
 
+import pytest
+
 from somnium_desktop.client.lobby_client import LobbyClient
-from somnium_desktop.client.local_server import LocalServer, is_alive
+from somnium_desktop.client.local_server import LocalServer, LocalServerError, is_alive
 from somnium_desktop.client.sse import EventStream, ServerEvent
 from tests.server.helpers import TIMEOUT
 
@@ -52,6 +54,22 @@ def test_one_server_for_two_instances_that_stays_while_one_is_connected(tmp_path
     finally:
         first.stop()
         second.stop()
+
+
+def test_a_folder_that_cannot_be_written_is_said_in_plain_words(tmp_path: Path) -> None:
+    """As with a read-only data folder: a file stands where a folder must be made."""
+    (tmp_path / "data").write_text("")
+    folder = tmp_path / "data" / "Somnium Desktop" / "local-server"
+    server = LocalServer(folder, idle=0.5)
+    with pytest.raises(LocalServerError) as raised:  # (the app shows a LobbyError's words)
+        server.ensure()
+    assert str(raised.value) == \
+        f"The built-in server cannot keep its games in {folder}: Not a directory."
+    server.warm_up()  # its thread ends quietly (pytest reports an exception that ends one)
+    for thread in threading.enumerate():
+        if thread.name == "local-server-start":
+            thread.join(TIMEOUT)
+    assert not server.owned
 
 
 def _answering(answer: bytes) -> tuple[str, threading.Thread]:
