@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QWidget
 
@@ -36,6 +36,17 @@ if TYPE_CHECKING:
     from .players_dialog import PlayerPage
 
 COLUMN_KEY = "window/column"  # where the lobby ends and the log begins, as last dragged
+FIRST_SIZE = QSize(1280, 800)  # the window at first start, on a screen with room for it
+SCREEN_SHARE = 0.9  # else at most this share of the screen's room (its frame fits around)
+
+
+def first_geometry(available: QRect, least: QSize, wanted: QSize = FIRST_SIZE) -> QRect:
+    """Where the window goes at first start: `wanted`, or SCREEN_SHARE of the screen's
+    `available` room if that is less (yet never below `least`, its minimum), in the middle."""
+    room = QSize(int(available.width() * SCREEN_SHARE), int(available.height() * SCREEN_SHARE))
+    place = QRect(QPoint(0, 0), wanted.boundedTo(room).expandedTo(least))
+    place.moveCenter(available.center())
+    return place
 
 
 class MainWindow(QMainWindow):
@@ -91,12 +102,18 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 800)
+            self._place_first()
         self.column_complete = False
         self.table.view.setFocus()  # D and E typed at once play, not fill a lobby field
         self.confirm_new: QMessageBox | None = None
         if not column_after_paint:
             self.complete_column()
+
+    def _place_first(self) -> None:
+        """Size and place the window as at first start, in its screen's room."""
+        place = first_geometry(self.screen().availableGeometry(), self.minimumSizeHint())
+        self.resize(place.size())
+        self.move(place.topLeft())  # (where the frame goes: the window's title stays on screen)
 
     def complete_column(self) -> None:
         """Build the right-hand column: the lobby panel over the offline panel and the log."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from somnium_desktop.client.offline import BOT_PACE_MS, OfflineGame
 from somnium_desktop.game.bots import Level
 from somnium_desktop.ui.column_part import ColumnPart
-from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.main_window import MainWindow, first_geometry
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
 from somnium_desktop.ui.table_scale import column_scale
@@ -116,6 +116,26 @@ def test_quit_closes_and_remembers_the_window(qtbot: QtBot, window: MainWindow) 
     assert window.table.source is None
 
 
+def test_at_first_start_the_window_fits_its_screen(window: MainWindow) -> None:
+    """The offscreen screen has 800 by 800 pixels: the window used to be 1280 by 800."""
+    room = window.screen().availableGeometry()
+    assert room.contains(window.frameGeometry()), (room, window.frameGeometry())
+    assert window.width() <= 0.9 * room.width() and window.height() <= 0.9 * room.height()
+    frame = window.frameGeometry()
+    left, right = frame.left() - room.left(), room.right() - frame.right()
+    assert abs(left - right) <= frame.width() - window.width()  # (its frame's sides)
+
+
+@pytest.mark.parametrize(("screen", "placed"), [
+    (QRect(0, 0, 1920, 1040), QRect(320, 120, 1280, 800)),  # room enough: its usual size
+    (QRect(0, 0, 1366, 740), QRect(68, 37, 1229, 666)),  # a laptop, its panel taken off
+    (QRect(1920, 0, 1024, 600), QRect(1971, 30, 921, 540)),  # a small second screen
+    (QRect(0, 0, 640, 400), QRect(-20, 15, 680, 369)),  # never below the window's minimum
+])
+def test_the_first_place_is_most_of_the_screen_in_its_middle(screen: QRect, placed: QRect) -> None:
+    assert first_geometry(screen, QSize(680, 369)) == placed
+
+
 def test_without_computer_players_play_is_off(qtbot: QtBot, settings: Settings) -> None:
     main = MainWindow(settings, [])
     qtbot.addWidget(main)
@@ -130,6 +150,7 @@ def test_the_column_can_fill_in_after_the_first_paint(qtbot: QtBot, settings: Se
     comes right after, and the table keeps its size (its cards need no new pixmaps)."""
     main = MainWindow(settings, LEVELS, column_after_paint=True)
     qtbot.addWidget(main)
+    main.resize(1280, 800)  # (as on a screen with room for it; the offscreen one is smaller)
     main.show()
     qtbot.waitExposed(main)
     assert main.column.count() == 0 and not main.column_complete
