@@ -18,7 +18,7 @@ from .players_hooks import open_leaderboard, wire_player_pages
 from .replay_open import Replays
 from .settings import Settings
 from .table import TableWidget, new_action
-from .window_split import COLUMN_WIDTH, TableSplitter, lobby_and_log
+from .window_split import COLUMN_WIDTH, TableSplitter, kept_width, lobby_and_log
 
 # Imported once the table is on screen: online play (see start_online), offline play, the
 # column's panels and notifications (their Qt classes cost start-up time to load).
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .players_dialog import PlayerPage
 
 COLUMN_KEY = "window/column"  # where the lobby ends and the log begins, as last dragged
+COLUMN_WIDTH_KEY = "window/column-width"  # the right-hand column's, as last dragged
 FIRST_SIZE = QSize(1280, 800)  # the window at first start, on a screen with room for it
 SCREEN_SHARE = 0.9  # else at most this share of the screen's room (its frame fits around)
 
@@ -85,13 +86,16 @@ class MainWindow(QMainWindow):
         self.online: OnlinePlay | None = None
         self._notifier: Notifier | None = None
         self.column = Column()  # (its parts scroll on a short window)
-        splitter = TableSplitter()
+        splitter = TableSplitter(kept_width(self.settings.store.value(COLUMN_WIDTH_KEY)))
         splitter.addWidget(self.table)
         splitter.addWidget(self.column)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)  # (a wider window widens the table)
         splitter.setCollapsible(0, False)
         splitter.setSizes([840, COLUMN_WIDTH])
+        splitter.splitterMoved.connect(  # (after the splitter took the new width)
+            lambda _pos, _index: self.settings.store.setValue(COLUMN_WIDTH_KEY,
+                                                              splitter.column_width))
         self.splitter = splitter
         self.setCentralWidget(splitter)
         self.source: TableSource | None = None
