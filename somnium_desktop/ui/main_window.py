@@ -13,7 +13,6 @@ from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
 from .column_part import Column, ColumnPart
-from .keyboard_help import SHORTCUTS_HELP
 from .players_hooks import open_leaderboard, wire_player_pages
 from .replay_open import Replays
 from .settings import Settings
@@ -357,8 +356,10 @@ class MainWindow(QMainWindow):
     def show_shortcuts(self) -> None:
         from PySide6.QtWidgets import QMessageBox  # (lazy: only when asked)
 
-        box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts", SHORTCUTS_HELP,
-                          QMessageBox.StandardButton.Close, self)
+        from .keyboard_help import shortcuts_help
+
+        box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts",
+                          shortcuts_help(self), QMessageBox.StandardButton.Close, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QAction, QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
@@ -14,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from somnium_desktop.client.offline import BOT_PACE_MS, OfflineGame
 from somnium_desktop.game.bots import Level
 from somnium_desktop.ui.column_part import ColumnPart
+from somnium_desktop.ui.keyboard_help import help_rows, keys, shortcuts_help
 from somnium_desktop.ui.main_window import MainWindow, first_geometry
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
@@ -104,7 +106,28 @@ def test_keyboard_help(qtbot: QtBot, window: MainWindow) -> None:
     window.keys_action.trigger()
     box = window.findChild(QMessageBox)
     assert box is not None and "steal" in box.text()
+    for line in ("Ctrl+, — settings", "F1 — this list of keys", "Ctrl+Q — quit",
+                 "1 … 9, 0 — after a Fool", "← → then Enter — after a Fool",
+                 "H or ? — offline", "← → / Home, End — in a replay"):
+        assert line in box.text(), line
     box.close()
+
+
+def test_the_keyboard_help_has_every_shortcut_of_the_window(window: MainWindow) -> None:
+    """Each action with a key is on a line of the help, and its keys with it: the help is
+    written from the actions, so a key added or changed cannot be left out."""
+    with_keys = {action for action in window.findChildren(QAction) if action.shortcuts()}
+    assert len(with_keys) > 20
+    text = shortcuts_help(window)
+    for actions, shown, does in help_rows(window):
+        assert f"{html.escape(shown, quote=False)} — {html.escape(does, quote=False)}<br>" \
+            in text
+        with_keys.difference_update(actions)
+        named = [actions[0], actions[-1]] if "…" in shown else actions  # (1 … 9: the ends)
+        for action in named:
+            assert all(key in shown for key in keys(action).split(" or ")), (action.text(),
+                                                                              shown)
+    assert not with_keys, [action.text() for action in with_keys]  # in no line
 
 
 def test_quit_closes_and_remembers_the_window(qtbot: QtBot, window: MainWindow) -> None:
