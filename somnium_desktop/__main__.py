@@ -182,8 +182,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def once_shown() -> None:
         """What can wait until the window is up: the log file, then parsing the art."""
-        if not args.no_log_file:
-            handler.log_path = Path(setup_logging().baseFilename)
+        written = None if args.no_log_file else setup_logging()
+        if written is not None:  # (None: the log folder cannot be written, as stderr says)
+            handler.log_path = Path(written.baseFilename)
         log.info("Somnium Desktop started")
         deck.warm_up()
 

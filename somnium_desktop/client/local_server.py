@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import queue
 import socket
 import subprocess
@@ -30,6 +31,10 @@ from .errors import LobbyError
 STATE_FILE = "server.json"
 LOG_FILE = "server.log"
 START_TIMEOUT = 60.0
+FIRST_RETRY = 2.0  # seconds before starting ours again when another holds the lock...
+LAST_RETRY = 16.0  # ...doubled each time, up to this
+
+log = logging.getLogger("somnium_desktop.local_server")
 
 
 class LocalServerError(LobbyError):
@@ -106,6 +111,7 @@ class LocalServer:
         self._lines: queue.Queue[bytes] = queue.Queue()
         self._lock = threading.Lock()
         self._warming = False
+        self._told = ""  # what was last logged of a server holding the lock
 
     @property
     def key(self) -> str:
@@ -146,30 +152,66 @@ class LocalServer:
         threading.Thread(target=find_or_start, name="local-server-start", daemon=True).start()
 
     def ensure(self) -> str:
-        """The address of a running built-in server, starting one if there is none."""
+        """The address of a running built-in server, starting one if there is none.
+
+        A server of ours that finds another holding the lock gives up: that one is starting
+        (it answers soon) or does not answer (hung, stopped). Either way it is looked for
+        again and again, but ours is started again only after a growing delay, not every
+        tenth of a second: a hung one would have us start dozens of processes a second."""
         with self._lock:
             deadline = time.monotonic() + self.start_timeout
+            delay, again_at = FIRST_RETRY, 0.0
             while True:
                 found = self.find()
                 if found is not None:
                     self.base_url = found
                     return found
-                if not self.owned:
-                    self._spawn()
-                started = self._wait_for_child(deadline)
-                if started is not None:
-                    self.base_url = started
-                    return started
                 if time.monotonic() > deadline:
-                    raise LocalServerError(
+                    held = "" if self.owned else self._holder_words()
+                    raise LocalServerError(held or (
                         "The built-in server did not start in time. See "
-                        f"{self.data_dir / LOG_FILE} for what it said."
-                    )
+                        f"{self.data_dir / LOG_FILE} for what it said."))
+                if self.owned or time.monotonic() >= again_at:
+                    if not self.owned:
+                        self._spawn()
+                    started = self._wait_for_child(deadline)
+                    if started is not None:
+                        self.base_url = started
+                        return started
+                    if not self.owned:  # another server holds the lock
+                        again_at = time.monotonic() + delay
+                        delay = min(delay * 2, LAST_RETRY)
+                        self._tell_holder()
                 time.sleep(0.1)  # another instance's server is starting: look again
 
+    def _holder_words(self) -> str:
+        """What to say of another server that holds the lock and wrote server.json, yet does
+        not answer ("" when there is no such file: that one is still starting)."""
+        try:
+            state = json.loads((self.data_dir / STATE_FILE).read_text(encoding="utf-8"))
+            pid = int(state["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return ""
+        return (f"Another Somnium server (pid {pid}) holds {self.data_dir} but does not "
+                "answer. End that process, or wait for it to come back.")
+
+    def _tell_holder(self) -> None:
+        """Log once that a server that does not answer holds the lock (the lobby says so
+        when the wait is over)."""
+        words = self._holder_words()
+        if words and words != self._told:
+            log.warning("%s", words)
+        self._told = words
+
     def _spawn(self) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.data_dir / LOG_FILE, "ab")  # noqa: SIM115 (the child writes to it)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            log = open(self.data_dir / LOG_FILE, "ab")  # noqa: SIM115 (the child writes to it)
+        except OSError as error:
+            raise LocalServerError(
+                f"The built-in server cannot keep its games in {self.data_dir}: "
+                f"{error.strerror or error}."
+            ) from None
         flags = 0
         if sys.platform == "win32":
             flags = subprocess.CREATE_NO_WINDOW | subprocess.CREATE_NEW_PROCESS_GROUP

@@ -32,14 +32,21 @@ def log_dir() -> Path:
     return Path(platformdirs.user_log_dir(APPLICATION, ORGANIZATION))
 
 
-def setup_logging(folder: Path | None = None) -> RotatingFileHandler:
-    """Log to a rotating file in `folder` (the platform's log folder by default)."""
+def setup_logging(folder: Path | None = None) -> RotatingFileHandler | None:
+    """Log to a rotating file in `folder` (the platform's log folder by default). None when
+    that folder cannot be written (read-only, say): the app goes on without a log file, and
+    says so once on stderr."""
     from logging.handlers import RotatingFileHandler
 
     folder = log_dir() if folder is None else folder
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / LOG_FILE
-    handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handler = RotatingFileHandler(folder / LOG_FILE, maxBytes=1_000_000, backupCount=3,
+                                      encoding="utf-8")
+    except OSError as error:
+        print(f"Somnium: no log file, {folder} cannot be written: {error.strerror or error}.",
+              file=sys.stderr)
+        return None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)

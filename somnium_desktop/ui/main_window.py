@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QWidget
 
@@ -13,12 +13,11 @@ from ..client.source import TableSource
 from ..game.bots import Level
 from .cards import CardDeck
 from .column_part import Column, ColumnPart
-from .keyboard_help import SHORTCUTS_HELP
 from .players_hooks import open_leaderboard, wire_player_pages
 from .replay_open import Replays
 from .settings import Settings
 from .table import TableWidget, new_action
-from .window_split import COLUMN_WIDTH, TableSplitter, lobby_and_log
+from .window_split import COLUMN_WIDTH, TableSplitter, kept_width, lobby_and_log
 
 # Imported once the table is on screen: online play (see start_online), offline play, the
 # column's panels and notifications (their Qt classes cost start-up time to load).
@@ -36,6 +35,18 @@ if TYPE_CHECKING:
     from .players_dialog import PlayerPage
 
 COLUMN_KEY = "window/column"  # where the lobby ends and the log begins, as last dragged
+COLUMN_WIDTH_KEY = "window/column-width"  # the right-hand column's, as last dragged
+FIRST_SIZE = QSize(1280, 800)  # the window at first start, on a screen with room for it
+SCREEN_SHARE = 0.9  # else at most this share of the screen's room (its frame fits around)
+
+
+def first_geometry(available: QRect, least: QSize, wanted: QSize = FIRST_SIZE) -> QRect:
+    """Where the window goes at first start: `wanted`, or SCREEN_SHARE of the screen's
+    `available` room if that is less (yet never below `least`, its minimum), in the middle."""
+    room = QSize(int(available.width() * SCREEN_SHARE), int(available.height() * SCREEN_SHARE))
+    place = QRect(QPoint(0, 0), wanted.boundedTo(room).expandedTo(least))
+    place.moveCenter(available.center())
+    return place
 
 
 class MainWindow(QMainWindow):
@@ -74,13 +85,16 @@ class MainWindow(QMainWindow):
         self.online: OnlinePlay | None = None
         self._notifier: Notifier | None = None
         self.column = Column()  # (its parts scroll on a short window)
-        splitter = TableSplitter()
+        splitter = TableSplitter(kept_width(self.settings.store.value(COLUMN_WIDTH_KEY)))
         splitter.addWidget(self.table)
         splitter.addWidget(self.column)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)  # (a wider window widens the table)
         splitter.setCollapsible(0, False)
         splitter.setSizes([840, COLUMN_WIDTH])
+        splitter.splitterMoved.connect(  # (after the splitter took the new width)
+            lambda _pos, _index: self.settings.store.setValue(COLUMN_WIDTH_KEY,
+                                                              splitter.column_width))
         self.splitter = splitter
         self.setCentralWidget(splitter)
         self.source: TableSource | None = None
@@ -91,12 +105,18 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 800)
+            self._place_first()
         self.column_complete = False
         self.table.view.setFocus()  # D and E typed at once play, not fill a lobby field
         self.confirm_new: QMessageBox | None = None
         if not column_after_paint:
             self.complete_column()
+
+    def _place_first(self) -> None:
+        """Size and place the window as at first start, in its screen's room."""
+        place = first_geometry(self.screen().availableGeometry(), self.minimumSizeHint())
+        self.resize(place.size())
+        self.move(place.topLeft())  # (where the frame goes: the window's title stays on screen)
 
     def complete_column(self) -> None:
         """Build the right-hand column: the lobby panel over the offline panel and the log."""
@@ -336,8 +356,10 @@ class MainWindow(QMainWindow):
     def show_shortcuts(self) -> None:
         from PySide6.QtWidgets import QMessageBox  # (lazy: only when asked)
 
-        box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts", SHORTCUTS_HELP,
-                          QMessageBox.StandardButton.Close, self)
+        from .keyboard_help import shortcuts_help
+
+        box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts",
+                          shortcuts_help(self), QMessageBox.StandardButton.Close, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 

@@ -77,6 +77,8 @@ class TableWidget(TableShows):
         self._countdown.timeout.connect(self._tick)
         self.scene.event_played.connect(self._event_played)
         self.scene.settled.connect(self._settled)
+        self.coach.odds_changed.connect(self._describe)
+        self.result_analysis.accuracy_came.connect(self.announce)
         self.scene.busy_changed.connect(lambda _busy: self._update_controls())
         self.scene.steal_clicked.connect(self.steal)
         self.claim_action.triggered.connect(self.claim)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QLabel, QToolButton, QWidget
 
 from ..client.analysis import AnalysisState, accuracy_line
@@ -24,13 +24,16 @@ from .table_widgets import GameOverPanel
 class ResultAnalysis(QObject):
     """The analysis block of the result panel of `table`."""
 
+    accuracy_came = Signal(str)  # the accuracy line (or that none was found), on one line
+
     def __init__(self, panel: GameOverPanel, table: QWidget) -> None:
         super().__init__(table)
         self.panel = panel
         self.table = table
         self.accuracy = QLabel()
         self.accuracy.setObjectName("gameOverDetail")
-        self.accuracy.setAccessibleName("Accuracy")
+        # (no accessible name: a screen reader then reads what it says, not "Accuracy")
+        self.accuracy.setAccessibleDescription("The players' accuracy in this game")
         self.accuracy.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.button = QToolButton()
         self.button.setText("Analysis")
@@ -108,10 +111,10 @@ class ResultAnalysis(QObject):
         self.state = AnalysisState.READY
         self.data = data
         if self.source is not None:
+            names, seat = self.source.names, self.source.my_seat
             # on two lines: the panel stays narrow (its share of the table, see table_scale)
-            self.accuracy.setText(
-                accuracy_line(data, self.source.names, self.source.my_seat, between="\n")
-            )
+            self.accuracy.setText(accuracy_line(data, names, seat, between="\n"))
+            self.accuracy_came.emit(accuracy_line(data, names, seat))
         self.panel.refit()
         self._show_in_dialog()
 
@@ -119,6 +122,7 @@ class ResultAnalysis(QObject):
         self.state = AnalysisState.FAILED
         self.failure = str(error)
         self.accuracy.setText("Accuracy: not found")
+        self.accuracy_came.emit(self.accuracy.text())
         self.panel.refit()
         if self.source is not None:
             self.window.fail(self.source.game_id, self.failure)

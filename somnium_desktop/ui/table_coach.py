@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton
 
@@ -50,6 +50,8 @@ class TableCoach(QObject):
     and the answer shown is cleared, as soon as the table shows another position.
     """
 
+    odds_changed = Signal()  # odds_words changed: the odds came, went or moved
+
     def __init__(self, scene: TableScene, may_act: Callable[[], bool],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -58,6 +60,7 @@ class TableCoach(QObject):
         self.practice_odds = False  # the player's setting: odds in offline games
         self.source: TableSource | None = None
         self._view: View | None = None  # the position the odds and the answer are for
+        self.odds_words = ""  # the odds shown, in a sentence for screen readers ("": none)
         self._expert: StrongBot | None = None  # one per game: its endgame solver remembers
         self._ops = Operations(self)
         self._asked = Generation()  # moves on with the position: a late answer is dropped
@@ -126,10 +129,15 @@ class TableCoach(QObject):
         if view is None or view.over or not self.odds_shown:
             self.scene.set_odds([])
             self.scene.odds_labels[0].setToolTip("")
-            return
-        self.scene.set_odds(odds_lines(view))
-        for label in self.scene.odds_labels:
-            label.setToolTip(odds_sentence(view))
+            words = ""
+        else:
+            self.scene.set_odds(odds_lines(view))
+            words = odds_sentence(view)
+            for label in self.scene.odds_labels:
+                label.setToolTip(words)
+        if words != self.odds_words:
+            self.odds_words = words
+            self.odds_changed.emit()
 
     def _clear(self) -> None:
         self._asked.move_on()

@@ -231,7 +231,7 @@ class TableShows(TableFrame):
                 self._show_rating_changes()
         else:
             self.game_over.hide()
-        self.view.setAccessibleDescription(self._summary(view))
+        self._describe()
         self._update_controls()
 
     # ----- ratings: beside the names, a click on a name, the change at the end -----
@@ -270,6 +270,15 @@ class TableShows(TableFrame):
         if seat == self.source.my_seat and name != "You":
             return f"{name} (you)"
         return name
+
+    def _describe(self) -> None:
+        """The card table's description for screen readers: the position shown, then the
+        odds when the game shows them (the odds are otherwise only drawn on the table)."""
+        view = self.shown
+        if self.source is None or view is None:
+            return
+        odds = self.coach.odds_words
+        self.view.setAccessibleDescription(f"{self._summary(view)} {odds}".rstrip())
 
     def _summary(self, view: View) -> str:
         names = self.source.names if self.source else ("", "")

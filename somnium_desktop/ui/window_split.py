@@ -21,13 +21,13 @@ LOBBY_LINES = 4  # lines of games the lobby shows at first; the log has the rest
 class TableSplitter(QSplitter):
     """The table and the right-hand column side by side. On a small window the column gives
     way (down to its minimum) before the table is squeezed below TABLE_AT_LEAST; on a larger
-    one it is back at the width the player last dragged it to (COLUMN_WIDTH at first). On a
-    wide window the column's text grows a little (see table_scale.column_scale), and its
-    width with it."""
+    one it is back at the width the player last dragged it to (`column_width`: COLUMN_WIDTH
+    until then; the window keeps it for the next start). On a wide window the column's text
+    grows a little (see table_scale.column_scale), and its width with it."""
 
-    def __init__(self) -> None:
+    def __init__(self, column_width: int | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal)
-        self.column_width = COLUMN_WIDTH
+        self.column_width = column_width or COLUMN_WIDTH  # (None: not dragged yet)
         self.filled = False  # until the column is built, its room is kept (the first frame)
         self.text_scale = 1.0  # the column's
         self.splitterMoved.connect(self._dragged)
@@ -59,6 +59,15 @@ class TableSplitter(QSplitter):
 
     def _dragged(self, _pos: int, _index: int) -> None:
         self.column_width = round(self.sizes()[1] / self.text_scale)
+
+
+def kept_width(value: object) -> int | None:
+    """The column width a setting kept (None when there is none, or it is no width)."""
+    try:
+        width = int(str(value))
+    except ValueError:
+        return None
+    return width if width > 0 else None
 
 
 def lobby_and_log(lobby: LobbyPanel, height: int) -> list[int]:

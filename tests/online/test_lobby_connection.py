@@ -152,6 +152,24 @@ def test_the_built_in_server_turns_online_play_on_as_its_lobby_is_listed(
         assert server.wait_stopped(15)
 
 
+def test_a_built_in_server_that_cannot_keep_its_games_is_said_not_running(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Its folder cannot be made (as when the data folder is read-only): the lobby says why,
+    in its words, and online play stays off; no unexpected-error dialog."""
+    (tmp_path / "data").write_text("")  # a file where the folder must be made
+    folder = tmp_path / "data" / "local-server"
+    window = open_window(qtbot, tmp_path, "Ada", "", local_server=LocalServer(folder))
+    panel = window.lobby_panel
+    try:
+        qtbot.waitUntil(lambda: panel.server.text().endswith("(not running)"), timeout=10000)
+        assert panel.message.text() == \
+            f"The built-in server cannot keep its games in {folder}: Not a directory."
+        assert online_off(panel)
+    finally:
+        close_windows(qtbot, window)
+
+
 def test_online_play_goes_off_while_the_server_is_gone_and_on_when_it_is_back(
     qtbot: QtBot, tmp_path: Path
 ) -> None:

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import logging
 import socket
+import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from somnium_desktop.client.lobby_client import LobbyClient
-from somnium_desktop.client.local_server import LocalServer, is_alive
+from somnium_desktop.client.local_server import (
+    FIRST_RETRY,
+    LocalServer,
+    LocalServerError,
+    is_alive,
+)
 from somnium_desktop.client.sse import EventStream, ServerEvent
-from tests.server.helpers import TIMEOUT
+from somnium_server.embedded import LOCK_FILE, lock
+from tests.server.helpers import TIMEOUT, free_port
 
 
 def test_one_server_for_two_instances_that_stays_while_one_is_connected(tmp_path: Path) -> None:
@@ -52,6 +63,54 @@ def test_one_server_for_two_instances_that_stays_while_one_is_connected(tmp_path
     finally:
         first.stop()
         second.stop()
+
+
+def test_a_folder_that_cannot_be_written_is_said_in_plain_words(tmp_path: Path) -> None:
+    """As with a read-only data folder: a file stands where a folder must be made."""
+    (tmp_path / "data").write_text("")
+    folder = tmp_path / "data" / "Somnium Desktop" / "local-server"
+    server = LocalServer(folder, idle=0.5)
+    with pytest.raises(LocalServerError) as raised:  # (the app shows a LobbyError's words)
+        server.ensure()
+    assert str(raised.value) == \
+        f"The built-in server cannot keep its games in {folder}: Not a directory."
+    server.warm_up()  # its thread ends quietly (pytest reports an exception that ends one)
+    for thread in threading.enumerate():
+        if thread.name == "local-server-start":
+            thread.join(TIMEOUT)
+    assert not server.owned
+
+
+def test_a_server_that_holds_the_lock_but_does_not_answer_is_not_started_over_and_over(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another server (hung, stopped) holds the lock and wrote server.json, but nothing
+    answers there: ours is started again after a growing delay (it was every tenth of a
+    second, 39 processes in 6 s), and the wait ends saying which process holds the folder."""
+    held = lock(tmp_path / LOCK_FILE)
+    assert held is not None
+    (tmp_path / "server.json").write_text(json.dumps({"port": free_port(), "pid": 4242}))
+    started = tmp_path / "started"
+    wrapper = tmp_path / "server.py"  # the real server, each start noted with its time
+    wrapper.write_text(
+        "import runpy, sys, time\n"
+        f"with open({str(started)!r}, 'a') as note: note.write(f'{{time.time()}}\\n')\n"
+        "sys.argv[0] = 'somnium_server.embedded'\n"
+        "runpy.run_module('somnium_server.embedded', run_name='__main__')\n")
+    server = LocalServer(tmp_path, [sys.executable, str(wrapper)], start_timeout=7)
+    try:
+        with caplog.at_level(logging.WARNING), pytest.raises(LocalServerError) as raised:
+            server.ensure()
+    finally:
+        held.close()
+    times = [float(line) for line in started.read_text().split()]
+    assert len(times) == 3, times  # at once, 2 s later, 4 s after that (7 s: no more)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert gaps[0] >= FIRST_RETRY and gaps[1] >= 2 * FIRST_RETRY, gaps
+    said = (f"Another Somnium server (pid 4242) holds {tmp_path} but does not answer. End "
+            "that process, or wait for it to come back.")
+    assert str(raised.value) == said
+    assert [record.getMessage() for record in caplog.records] == [said]  # (logged once)
 
 
 def _answering(answer: bytes) -> tuple[str, threading.Thread]:

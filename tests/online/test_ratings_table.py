@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
@@ -16,6 +17,7 @@ from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.players_dialog import PlayerPage
 from somnium_server.play.ratings import Rating, after_game
 from tests.server.helpers import LiveServer
+from tests.ui.test_accessibility_tree import found
 
 from .helpers import cell_text, click_cell, close_windows, lobby_row, open_window
 from .test_chat_windows import shown
@@ -68,6 +70,9 @@ def test_the_table_shows_ratings_and_their_change_at_the_end(
         assert table.game_over.ratings.text().splitlines() == [
             f"Ada 1500 → {won} (+{won - 1500})", f"Bob 1500 → {lost} (-{1500 - lost})"]
         assert "Ratings: Ada 1500 → " in table.last_announcement
+        node = found(ada, QAccessible.Role.StaticText, table.game_over.ratings.text())
+        assert node is not None  # read as the changes, not as "Rating changes"
+        assert node.text(QAccessible.Text.Description) == "Rating changes"
     finally:
         close_windows(qtbot, ada)
 

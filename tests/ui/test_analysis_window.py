@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
@@ -16,9 +17,11 @@ from somnium_desktop.game import Concede, Event
 from somnium_desktop.game.events import GameEnded
 from somnium_desktop.ui.analysis_view import AnalysisView, WinChanceGraph
 from somnium_desktop.ui.table import TableWidget
+from somnium_desktop.ui.table_analysis import ResultAnalysis
 from tests.client.helpers import PlainBot
 from tests.ui.conftest import on_screen
 from tests.ui.driver import play_to_the_end
+from tests.ui.test_accessibility_tree import found
 
 
 class ReplayTable(TableWidget):
@@ -95,18 +98,35 @@ def test_the_analysis_opens_from_the_result_and_clicks_go_to_their_moment(
     assert block.state is AnalysisState.NONE and not block.button.isVisible()
 
 
-def test_a_conceded_game_ends_one_step_after_its_last_decision(
-    qtbot: QtBot, table: TableWidget
-) -> None:
+def conceded_and_analysed(qtbot: QtBot, table: TableWidget) -> ResultAnalysis:
+    """An offline game conceded at once on `table`: its result's analysis, once it came."""
     game = OfflineGame(lambda s: PlainBot(2), seed=5, pace_ms=0)
     table.set_source(game)
     game.start()
     game.act(Concede())
     block = table.result_analysis
     qtbot.waitUntil(lambda: block.state is AnalysisState.READY, timeout=30000)
+    return block
+
+
+def test_a_conceded_game_ends_one_step_after_its_last_decision(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    block = conceded_and_analysed(qtbot, table)
     assert block.data is not None
     assert block.data["decisions"] == [] and block.data["end_step"] == 1
     assert block.accuracy.text() == "Accuracy: you no choices\nComputer no choices"
+
+
+def test_the_accuracy_is_read_as_it_says_and_told_when_it_comes(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    block = conceded_and_analysed(qtbot, table)
+    said = "Accuracy: you no choices, Computer no choices"
+    qtbot.waitUntil(lambda: table.last_announcement == said)  # (it was never told)
+    node = found(table, QAccessible.Role.StaticText, block.accuracy.text())
+    assert node is not None  # (it was read as "Accuracy")
+    assert node.text(QAccessible.Text.Description) == "The players' accuracy in this game"
 
 
 def test_the_graph_emits_the_step_of_the_point_clicked(qtbot: QtBot) -> None:

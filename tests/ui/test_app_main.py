@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 
-def test_the_app_starts_shows_its_window_and_logs(tmp_path: Path) -> None:
+def start_up(tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """The app run to its first paint, with its XDG folders under `tmp_path`."""
     env = dict(os.environ)
     env.update(
         QT_QPA_PLATFORM="offscreen",
@@ -18,10 +19,14 @@ def test_the_app_starts_shows_its_window_and_logs(tmp_path: Path) -> None:
         XDG_DATA_HOME=str(tmp_path / "data"),
         XDG_CACHE_HOME=str(tmp_path / "cache"),
     )
-    run = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "somnium_desktop", "--benchmark-startup"],
         capture_output=True, text=True, timeout=60, env=env,
     )
+
+
+def test_the_app_starts_shows_its_window_and_logs(tmp_path: Path) -> None:
+    run = start_up(tmp_path)
     assert run.returncode == 0, run.stderr
     figures = json.loads(next(line for line in run.stdout.splitlines() if line.startswith("{")))
     assert figures["platform"] == "offscreen"
@@ -30,3 +35,17 @@ def test_the_app_starts_shows_its_window_and_logs(tmp_path: Path) -> None:
     assert "Somnium Desktop started" in log.read_text(encoding="utf-8")
     assert list((tmp_path / "config").rglob("*.conf"))  # the window's geometry was saved
     assert list((tmp_path / "cache").rglob("back-*.png"))  # and what it showed first
+
+
+def test_a_log_folder_that_cannot_be_written_leaves_the_app_without_a_log_file(
+    tmp_path: Path,
+) -> None:
+    """As with a read-only state folder: a file stands where the log folder must be made. The
+    app starts as usual, says once on stderr that it has no log file, and shows no error."""
+    (tmp_path / "state").write_text("")
+    run = start_up(tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Unhandled exception" not in run.stderr  # (and so no error dialog)
+    said = [line for line in run.stderr.splitlines() if "no log file" in line]
+    assert said == [f"Somnium: no log file, {tmp_path / 'state'}/Somnium Desktop/log cannot "
+                    "be written: Not a directory."], run.stderr

@@ -42,6 +42,7 @@ def test_an_exception_in_a_slot_shows_the_dialog_and_is_logged(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
     handler_file = setup_logging(tmp_path)
+    assert handler_file is not None
     hook = ExceptionHandler(Path(handler_file.baseFilename))
     try:
         dialog = raise_in_a_slot(qtbot, hook)

@@ -84,14 +84,37 @@ def test_the_log_gets_the_room_and_the_split_is_remembered(
     column = window.column
     column.moveSplitter(column.sizes()[0] + 60, 1)  # the player drags it down a little
     dragged = column.sizes()
+    again = reopened(qtbot, window, settings)
+    assert again.column.sizes() == dragged
+    again.close()
+
+
+def test_the_column_keeps_the_width_it_was_dragged_to(
+    qtbot: QtBot, window: MainWindow, settings: Settings
+) -> None:
+    sized(qtbot, window, QSize(1280, 800))
+    splitter = window.splitter
+    table, column = splitter.sizes()
+    splitter.moveSplitter(table - 80, 1)  # the player widens the column
+    dragged = splitter.sizes()
+    assert dragged[1] == column + 80
+    again = reopened(qtbot, window, settings)
+    assert again.splitter.sizes() == dragged  # (it was back at its first width)
+    again.resize(QSize(1100, 800))  # and a narrower window narrows the table, not the column
+    qtbot.waitUntil(lambda: again.width() == 1100)
+    assert again.splitter.sizes()[1] == dragged[1]
+    again.close()
+
+
+def reopened(qtbot: QtBot, window: MainWindow, settings: Settings) -> MainWindow:
+    """`window` closed, then a new one on its settings (as at the next start), as large."""
     close(qtbot, window)
     again = MainWindow(settings, LEVELS)
     qtbot.addWidget(again)
     again.resize(window.size())
     again.show()
     qtbot.waitExposed(again)
-    assert again.column.sizes() == dragged
-    again.close()
+    return again
 
 
 def cut_cells(window: MainWindow) -> list[tuple[str, str]]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QAction, QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
@@ -14,7 +15,8 @@ from pytestqt.qtbot import QtBot
 from somnium_desktop.client.offline import BOT_PACE_MS, OfflineGame
 from somnium_desktop.game.bots import Level
 from somnium_desktop.ui.column_part import ColumnPart
-from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.keyboard_help import help_rows, keys, shortcuts_help
+from somnium_desktop.ui.main_window import MainWindow, first_geometry
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
 from somnium_desktop.ui.table_scale import column_scale
@@ -104,7 +106,28 @@ def test_keyboard_help(qtbot: QtBot, window: MainWindow) -> None:
     window.keys_action.trigger()
     box = window.findChild(QMessageBox)
     assert box is not None and "steal" in box.text()
+    for line in ("Ctrl+, — settings", "F1 — this list of keys", "Ctrl+Q — quit",
+                 "1 … 9, 0 — after a Fool", "← → then Enter — after a Fool",
+                 "H or ? — offline", "← → / Home, End — in a replay"):
+        assert line in box.text(), line
     box.close()
+
+
+def test_the_keyboard_help_has_every_shortcut_of_the_window(window: MainWindow) -> None:
+    """Each action with a key is on a line of the help, and its keys with it: the help is
+    written from the actions, so a key added or changed cannot be left out."""
+    with_keys = {action for action in window.findChildren(QAction) if action.shortcuts()}
+    assert len(with_keys) > 20
+    text = shortcuts_help(window)
+    for actions, shown, does in help_rows(window):
+        assert f"{html.escape(shown, quote=False)} — {html.escape(does, quote=False)}<br>" \
+            in text
+        with_keys.difference_update(actions)
+        named = [actions[0], actions[-1]] if "…" in shown else actions  # (1 … 9: the ends)
+        for action in named:
+            assert all(key in shown for key in keys(action).split(" or ")), (action.text(),
+                                                                              shown)
+    assert not with_keys, [action.text() for action in with_keys]  # in no line
 
 
 def test_quit_closes_and_remembers_the_window(qtbot: QtBot, window: MainWindow) -> None:
@@ -114,6 +137,26 @@ def test_quit_closes_and_remembers_the_window(qtbot: QtBot, window: MainWindow) 
     assert not window.isVisible()
     assert window.settings.store.value("window/geometry") is not None
     assert window.table.source is None
+
+
+def test_at_first_start_the_window_fits_its_screen(window: MainWindow) -> None:
+    """The offscreen screen has 800 by 800 pixels: the window used to be 1280 by 800."""
+    room = window.screen().availableGeometry()
+    assert room.contains(window.frameGeometry()), (room, window.frameGeometry())
+    assert window.width() <= 0.9 * room.width() and window.height() <= 0.9 * room.height()
+    frame = window.frameGeometry()
+    left, right = frame.left() - room.left(), room.right() - frame.right()
+    assert abs(left - right) <= frame.width() - window.width()  # (its frame's sides)
+
+
+@pytest.mark.parametrize(("screen", "placed"), [
+    (QRect(0, 0, 1920, 1040), QRect(320, 120, 1280, 800)),  # room enough: its usual size
+    (QRect(0, 0, 1366, 740), QRect(68, 37, 1229, 666)),  # a laptop, its panel taken off
+    (QRect(1920, 0, 1024, 600), QRect(1971, 30, 921, 540)),  # a small second screen
+    (QRect(0, 0, 640, 400), QRect(-20, 15, 680, 369)),  # never below the window's minimum
+])
+def test_the_first_place_is_most_of_the_screen_in_its_middle(screen: QRect, placed: QRect) -> None:
+    assert first_geometry(screen, QSize(680, 369)) == placed
 
 
 def test_without_computer_players_play_is_off(qtbot: QtBot, settings: Settings) -> None:
@@ -130,6 +173,7 @@ def test_the_column_can_fill_in_after_the_first_paint(qtbot: QtBot, settings: Se
     comes right after, and the table keeps its size (its cards need no new pixmaps)."""
     main = MainWindow(settings, LEVELS, column_after_paint=True)
     qtbot.addWidget(main)
+    main.resize(1280, 800)  # (as on a screen with room for it; the offscreen one is smaller)
     main.show()
     qtbot.waitExposed(main)
     assert main.column.count() == 0 and not main.column_complete

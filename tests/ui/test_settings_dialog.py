@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox, QStyle, QStyleOptionButton, QStyleOptionFrame
 from pytestqt.qtbot import QtBot
@@ -14,6 +15,7 @@ from somnium_desktop.client.server_address import AddressError, checked_address
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SERVER_PLACEHOLDER, SettingsDialog
 from tests.ui.measure import strongest
+from tests.ui.test_accessibility_tree import found
 
 
 @pytest.fixture
@@ -43,6 +45,9 @@ def test_what_is_no_address_is_refused_and_not_stored(
     assert dialog.isVisible()  # still open, saying why
     assert dialog.problem.isVisible()
     assert f"“{typed}” is not a web address" in dialog.problem.text()  # as typed
+    node = found(dialog, QAccessible.Role.StaticText, dialog.problem.text())
+    assert node is not None  # a screen reader reads the problem, not what it is about
+    assert node.text(QAccessible.Text.Description) == "Problem with the server address"
     assert settings.server_url == ""
     with pytest.raises(AddressError):
         settings.server_url = typed  # nor can it be stored another way

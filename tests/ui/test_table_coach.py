@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
@@ -14,6 +15,7 @@ from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
 from somnium_desktop.ui.table import TableWidget
+from somnium_desktop.ui.table_coach import odds_sentence
 from tests.client.helpers import PlainBot
 from tests.online.helpers import LEVELS
 from tests.ui.driver import activate, close, wait_for_input
@@ -56,6 +58,33 @@ def test_the_odds_follow_every_card_and_only_with_the_setting(
     assert len(seen) > 3  # the odds moved with the cards
     table.coach.set_practice_odds(False)
     assert odds_shown(table) == []
+
+
+def test_screen_readers_get_the_odds_with_the_position(qtbot: QtBot, table: TableWidget) -> None:
+    """The card table's description (what a screen reader reads of it) says the odds while
+    the table shows them, as they move with the cards, and no more once they are off."""
+    start(table)
+    wait_for_input(qtbot, table)
+    node = QAccessible.queryAccessibleInterface(table.view)
+    assert node is not None
+
+    def described() -> str:
+        return node.text(QAccessible.Text.Description)
+
+    assert described().startswith("You ") and "next card" not in described()
+    table.coach.set_practice_odds(True)  # the odds come on without a new position
+    view = table.shown
+    assert view is not None
+    assert described().endswith(f"Death {'still in' if view.death_left else 'gone'}. "
+                                + odds_sentence(view))
+    table.draw()
+    qtbot.waitUntil(lambda: table.shown is not view, timeout=5000)
+    moved = table.shown
+    assert moved is not None and not moved.over
+    assert described().endswith(odds_sentence(moved))
+    assert odds_sentence(moved) != odds_sentence(view)  # (a card is out: they moved)
+    table.coach.set_practice_odds(False)
+    assert described().startswith("You ") and "next card" not in described()
 
 
 def test_the_coach_answers_for_the_position_shown_and_clears_when_it_changes(
