@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 import time
 
-from .helpers import EventReader, LiveServer
+from somnium_server.config import RateLimit
+
+from ..conftest import Database
+from .helpers import EventReader, LiveServer, server_settings
 
 
 def test_a_person_plays_the_computer_to_the_end(server: LiveServer) -> None:
@@ -51,3 +54,22 @@ def test_two_computers_play_while_people_watch(server: LiveServer) -> None:
     assert final["status"] == "finished" and final["view"]["deck_count"] == 0
     # the host is not seated: they cannot act in the computers' game
     assert ann.act(game["id"], final["version"], {"type": "concede"}).status_code == 403
+
+
+def test_rematches_against_the_computer_spend_the_create_limit(database: Database) -> None:
+    """A rematch ask opens a game against the computer at once: it is a game created."""
+    server = LiveServer(server_settings(database, rate_create=RateLimit(2, 3600)))
+    try:
+        ann = server.player("Ann")
+        game = ann.create(opponent="computer", level="test")
+        conceded = ann.act(game["id"], game["version"], {"type": "concede"})
+        assert conceded.status_code == 200, conceded.text
+        assert ann.post(f"/games/{game['id']}/rematch").status_code == 200  # the second game
+        second = ann.get(f"/games/{game['id']}").json()["rematch"]["game_id"]
+        version = ann.get(f"/games/{second}").json()["version"]
+        assert ann.act(second, version, {"type": "concede"}).status_code == 200
+        refused = ann.post(f"/games/{second}/rematch")
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+        assert ann.get(f"/games/{second}").json()["rematch"]["game_id"] is None
+    finally:
+        server.stop()

@@ -120,10 +120,13 @@ async def _change_table(
     request: Request,
     game_id: str,
     change: Callable[[GameService, User, str], Awaitable[GameRoom]],
+    *limits: str,
 ) -> Response:
-    """Join, leave or ask for a rematch: signed in, rate-limited, answered with the game."""
+    """Join, leave or ask for a rematch: signed in, rate-limited (`join`, and `limits`),
+    answered with the game."""
     ctx, user = server_context(request), await current_user(request)
-    await ctx.limits["join"].check(user.id)
+    for kind in ("join", *limits):
+        await ctx.limits[kind].check(user.id)
     room = await change(ctx.games, user, game_id)
     return _json(room.detail_bytes())
 
@@ -244,7 +247,8 @@ async def act(request: Request, game_id: GamePath) -> Response:
     openapi_extra=SIGNED_IN,
 )
 async def rematch(request: Request, game_id: GamePath) -> Response:
-    return await _change_table(request, game_id, GameService.rematch)
+    # (a create too: against the computer the ask opens the new game at once)
+    return await _change_table(request, game_id, GameService.rematch, "create")
 
 
 @router.post(
