@@ -87,6 +87,8 @@ def test_lobby_lists_newest_first_and_filters(server: LiveServer) -> None:
     by_name = server.get("/games", params={"player": "bob"}).json()
     assert [g["id"] for g in by_name] == [second["id"]]
     assert len(server.get("/games", params={"limit": 1}).json()) == 1
+    both = server.get("/games", params={"status": "playing", "player": "CID", "limit": 1})
+    assert [g["id"] for g in both.json()] == [first["id"]]
     bad = server.get("/games", params={"status": "lost"})
     assert bad.status_code == 422 and bad.json()["error"] == "invalid_request"
 

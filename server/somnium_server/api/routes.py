@@ -47,7 +47,7 @@ from somnium_server.context import (
 from somnium_server.live.events import EventStreamResponse, Subscriber
 from somnium_server.play.chat import split_event_id
 from somnium_server.play.games import GameService
-from somnium_server.play.lobby import SNAPSHOT_GAMES, select
+from somnium_server.play.lobby import SNAPSHOT_GAMES
 from somnium_server.play.rooms import GameRoom
 from somnium_server.storage import User
 
@@ -164,7 +164,7 @@ async def list_games(
     ] = None,
     limit: Annotated[int, Query(ge=1, le=200), PLAIN_DIGITS] = 50,
 ) -> list[GameSummary]:
-    chosen = select(server_context(request).games.newest_first(), status, player, limit)
+    chosen = server_context(request).games.lines(status, player, limit)
     return [GameSummary.model_validate(summary) for summary in chosen]
 
 

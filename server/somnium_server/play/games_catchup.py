@@ -236,6 +236,25 @@ class CatchUpPart(PresencePart):
         """Lobby lines, newest game first (built as they are read)."""
         return (room.summary() for room in reversed(self.rooms.values()))
 
+    def lines(self, status: str | None, player: str | None, limit: int) -> list[dict[str, Any]]:
+        """At most `limit` lobby lines, newest first, of the games in `status` with `player`
+        (a user id, or a name in any case) in a seat. Each game is looked at by its room's
+        own fields: only the lines chosen are built."""
+        name = player.casefold() if player is not None else None
+        chosen: list[dict[str, Any]] = []
+        for room in reversed(self.rooms.values()):
+            if status is not None and room.status != status:
+                continue
+            if name is not None and not any(
+                seat.user_id == player or (seat.name or "").casefold() == name
+                for seat in room.seats
+            ):
+                continue
+            chosen.append(room.summary())
+            if len(chosen) >= limit:
+                break
+        return chosen
+
     def games_of(self, user_id: str) -> Iterator[dict[str, Any]]:
         """Lobby lines of the games the user sits at (or sat at), newest first."""
         return (room.summary() for room in reversed(self.rooms.values())

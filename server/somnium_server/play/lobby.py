@@ -7,7 +7,7 @@ import logging
 import secrets
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -272,25 +272,3 @@ def named(event: dict[str, Any]) -> str | None:
     game = event.get("game")
     found = game.get("id") if isinstance(game, dict) else event.get("game_id")
     return found if isinstance(found, str) else None
-
-
-def select(
-    summaries: Iterable[dict[str, Any]],
-    status: str | None,
-    player: str | None,
-    limit: int,
-) -> list[dict[str, Any]]:
-    """Lobby lines (given newest first) matching the filters, at most `limit` of them."""
-    chosen: list[dict[str, Any]] = []
-    for summary in summaries:
-        if status is not None and summary["status"] != status:
-            continue
-        if player is not None and not any(
-            p["user_id"] == player or (p["name"] or "").casefold() == player.casefold()
-            for p in summary["players"]
-        ):
-            continue
-        chosen.append(summary)
-        if len(chosen) >= limit:
-            break
-    return chosen
