@@ -8,10 +8,12 @@ from pathlib import Path
 
 import requests
 
+from somnium_server.api.chat_routes import MOST_CHAT, PAGE_CHAT
 from somnium_server.api.models import PersonOpponent
 from somnium_server.config import RateLimit
 from somnium_server.context import build_context, serving
 from somnium_server.live.events import SLICE
+from somnium_server.play.chat import CATCH_UP
 from somnium_server.storage import ChatMessage
 
 from ..conftest import Database
@@ -120,6 +122,35 @@ def test_a_stream_resumes_the_chat_after_the_last_event_seen(server: LiveServer)
         assert texts(chats(plain)) == ["one", "two"]
     finally:
         plain.close()
+
+
+def test_a_stream_resuming_after_a_long_chat_gets_its_newest_part(
+    database: Database,
+) -> None:
+    """A stream that missed more than CATCH_UP messages gets the newest CATCH_UP, not so much
+    that it is closed for being behind before it starts; the history pages back."""
+    server = LiveServer(server_settings(database, rate_chat=RateLimit(100000, 1)))
+    try:
+        ann, _, game_id = started(server)
+        path = f"/games/{game_id}/chat"
+        first = ann.post(path, {"text": "0"}).json()["id"]
+        written = [ann.post(path, {"text": str(n)}).json()["id"] for n in range(CATCH_UP + 50)]
+        seq = server.get(f"/games/{game_id}").json()["seq"]
+        resumed = stream(server, game_id, last=f"{seq}.{first}")
+        try:
+            got = [int(e.json()["message"]["id"]) for e in chats(resumed, 0.5)]
+            assert got == written[-CATCH_UP:]
+        finally:
+            resumed.close()
+        page = ann.get(f"{path}?limit=3").json()
+        assert [m["id"] for m in page] == written[-3:]
+        back = ann.get(f"{path}?limit=2&before={written[-3]}").json()
+        assert [m["id"] for m in back] == written[-5:-3]
+        assert len(ann.get(path).json()) == PAGE_CHAT
+        for query in ("limit=0", f"limit={MOST_CHAT + 1}", "before=0", "limit=+5"):
+            assert ann.get(f"{path}?{query}").status_code == 422, query
+    finally:
+        server.stop()
 
 
 def test_blocking_hides_a_user_everywhere(server: LiveServer) -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
 from somnium_server.api.errors import responses
-from somnium_server.api.models import GamePath, UserInfo
+from somnium_server.api.models import PLAIN_DIGITS, GamePath, UserInfo
 from somnium_server.context import (
     MAYBE_SIGNED_IN,
     SIGNED_IN,
@@ -22,6 +22,8 @@ from somnium_server.play.names import VISIBLE_NAME
 
 router = APIRouter()
 UserPath = Annotated[str, Path(pattern=r"^[0-9a-f]{1,64}$", description="the user's id")]
+PAGE_CHAT = 200  # messages GET .../chat answers unless asked for fewer or more
+MOST_CHAT = 500  # ... at most
 
 
 class ChatRequest(BaseModel):
@@ -67,14 +69,21 @@ async def post_chat(request: Request, game_id: GamePath, body: ChatRequest) -> C
 @router.get(
     "/games/{game_id}/chat",
     tags=["chat"],
-    summary="The game's chat so far, oldest first (signed in: without the users you blocked)",
+    summary="The game's newest chat messages, oldest first (signed in: without the users "
+            "you blocked); `before` pages back",
     responses=responses(401, 404, 422),
     openapi_extra=MAYBE_SIGNED_IN,
 )
-async def get_chat(request: Request, game_id: GamePath) -> list[ChatLine]:
+async def get_chat(
+    request: Request, game_id: GamePath,
+    limit: Annotated[int, Query(ge=1, le=MOST_CHAT, description="the newest this many"),
+                     PLAIN_DIGITS] = PAGE_CHAT,
+    before: Annotated[int | None, Query(ge=1, description="only messages before this id"),
+                      PLAIN_DIGITS] = None,
+) -> list[ChatLine]:
     user = await stream_user(request)
     found = await server_context(request).chat.history(
-        game_id, user.id if user is not None else None
+        game_id, user.id if user is not None else None, limit, before
     )
     return [ChatLine(**message_dict(m)) for m in found]
 

@@ -26,6 +26,9 @@ log = logging.getLogger("somnium_server.play.chat")
 
 LONGEST = 500  # characters a message may hold, once cleaned
 HISTORY = 50  # messages a stream opened without Last-Event-ID starts with
+# messages a resuming stream is sent at most of those it missed (the newest): more would not
+# fit in what a stream may have waiting (events.MAX_BEHIND); GET .../chat pages the rest
+CATCH_UP = 200
 RECENT = 64  # messages published here kept to close the gap while a stream opens
 MISSED = 0  # in the relay's inbox, no message's id: read what the streams here may have missed
 
@@ -154,7 +157,7 @@ class ChatService:
         found: list[ChatMessage] = []
         for game_id, readers in list(self.readers.items()):
             oldest = min((self.told.get(subscriber, 0) for subscriber in readers), default=0)
-            found += await self.storage.chat_of(game_id, after=oldest)
+            found += await self.storage.chat_of(game_id, after=oldest, last=CATCH_UP)
         return found
 
     def publish(self, message: ChatMessage) -> None:
@@ -180,25 +183,31 @@ class ChatService:
         return viewer is not None and author in self.blocks.get(viewer, ())
 
     # -- reading --------------------------------------------------------------------------------
-    async def history(self, game_id: str, viewer: str | None) -> list[ChatMessage]:
+    async def history(
+        self, game_id: str, viewer: str | None, last: int, before: int | None = None
+    ) -> list[ChatMessage]:
+        """The `last` messages (before the message `before`, when given), oldest first,
+        less those of users `viewer` blocked."""
         room = await self.games.find(game_id)
         blocked = set(await self.storage.blocked_by(viewer)) if viewer is not None else set()
-        return [m for m in await self.storage.chat_of(room.id) if m.user_id not in blocked]
+        found = await self.storage.chat_of(room.id, last=last, before=before)
+        return [m for m in found if m.user_id not in blocked]
 
     async def missed(
         self, room: GameRoom, last_event_id: str | None, viewer: str | None
     ) -> tuple[list[ChatMessage], int]:
-        """What a stream opening after `last_event_id` missed of the chat (the last HISTORY
-        messages without one), and the publish count it was read at (for `join`)."""
+        """What a stream opening after `last_event_id` missed of the chat (the newest
+        CATCH_UP of them; the last HISTORY messages without an id), and the publish count it
+        was read at (for `join`)."""
         mark = self.published
         if viewer is not None:
             self.blocks[viewer] = set(await self.storage.blocked_by(viewer))
         game_part, chat_seen, chat_given = split_event_id(last_event_id)
         game_seen = None if game_part is None else event_number(game_part)
         if chat_given and chat_seen is not None:
-            found = await self.storage.chat_of(room.id, after=chat_seen)
+            found = await self.storage.chat_of(room.id, after=chat_seen, last=CATCH_UP)
         elif game_seen is not None and not chat_given:
-            found = await self.storage.chat_of(room.id, at_seq=game_seen)
+            found = await self.storage.chat_of(room.id, at_seq=game_seen, last=CATCH_UP)
         else:
             found = await self.storage.chat_of(room.id, last=HISTORY)
         return found, mark

@@ -205,9 +205,10 @@ class ChatStorage(Protocol):
         ...
 
     async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
-                      last: int | None = None) -> list[ChatMessage]:
+                      last: int | None = None, before: int | None = None) -> list[ChatMessage]:
         """The game's messages numbered after `after` (or, given `at_seq`, written at or
-        after that event), oldest first; only the `last` newest of them when given."""
+        after that event) and before `before` when given, oldest first; only the `last`
+        newest of them when given."""
         ...
 
     async def chat_message(self, message_id: int) -> ChatMessage | None: ...

@@ -12,8 +12,9 @@ INSERT_CHAT = (
     " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 NO_LIMIT = 1_000_000_000
+NO_END = 2**62  # above every message id
 SELECT_CHAT = (
-    f"SELECT {CHAT_COLUMNS} FROM chat WHERE game_id = ? AND id > ? AND at_seq >= ?"
+    f"SELECT {CHAT_COLUMNS} FROM chat WHERE game_id = ? AND id > ? AND id < ? AND at_seq >= ?"
     " ORDER BY id DESC LIMIT ?"
 )
 SELECT_MESSAGE = f"SELECT {CHAT_COLUMNS} FROM chat WHERE id = ?"
@@ -25,11 +26,11 @@ SELECT_BLOCKS = "SELECT blocked FROM blocks WHERE user_id = ? ORDER BY at, block
 
 
 def chat_arguments(
-    game_id: str, after: int, at_seq: int | None, last: int | None
+    game_id: str, after: int, at_seq: int | None, last: int | None, before: int | None = None
 ) -> tuple[Any, ...]:
     """SELECT_CHAT's arguments."""
-    return (game_id, after, -1 if at_seq is None else at_seq,
-            NO_LIMIT if last is None else last)
+    return (game_id, after, NO_END if before is None else before,
+            -1 if at_seq is None else at_seq, NO_LIMIT if last is None else last)
 
 
 def messages(rows: list[tuple[Any, ...]]) -> list[ChatMessage]:

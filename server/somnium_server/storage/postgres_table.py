@@ -41,8 +41,8 @@ class PostgresTable(PooledDatabase):
         return ChatMessage(number, game_id, user_id, name, role, text, at, at_seq)
 
     async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
-                      last: int | None = None) -> list[ChatMessage]:
-        arguments = chat_rows.chat_arguments(game_id, after, at_seq, last)
+                      last: int | None = None, before: int | None = None) -> list[ChatMessage]:
+        arguments = chat_rows.chat_arguments(game_id, after, at_seq, last, before)
         return chat_rows.messages(await self._all(chat_rows.SELECT_CHAT, *arguments))
 
     async def chat_message(self, message_id: int) -> ChatMessage | None:

@@ -36,9 +36,9 @@ class SQLiteTable:
         return ChatMessage(number, game_id, user_id, name, role, text, at, at_seq)
 
     async def chat_of(self, game_id: str, after: int = 0, at_seq: int | None = None,
-                      last: int | None = None) -> list[ChatMessage]:
+                      last: int | None = None, before: int | None = None) -> list[ChatMessage]:
         rows = self._conn.execute(
-            chat_rows.SELECT_CHAT, chat_rows.chat_arguments(game_id, after, at_seq, last)
+            chat_rows.SELECT_CHAT, chat_rows.chat_arguments(game_id, after, at_seq, last, before)
         ).fetchall()
         return chat_rows.messages(rows)
 
