@@ -78,7 +78,8 @@ async def get_chat(
     request: Request, game_id: GamePath,
     limit: Annotated[int, Query(ge=1, le=MOST_CHAT, description="the newest this many"),
                      PLAIN_DIGITS] = PAGE_CHAT,
-    before: Annotated[int | None, Query(ge=1, description="only messages before this id"),
+    before: Annotated[int | None, Query(ge=1, le=999_999_999,
+                                        description="only messages before this id"),
                       PLAIN_DIGITS] = None,
 ) -> list[ChatLine]:
     user = await stream_user(request)
