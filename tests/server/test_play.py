@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
-from .helpers import EventReader, LiveServer, play_until_over
+from somnium_server.storage import StoredAction
+from somnium_server.storage.sqlite import SQLiteStorage
+
+from .helpers import EventReader, LiveServer, play_until_over, server_settings
 
 
 def test_two_players_and_observers_play_a_whole_game(server: LiveServer) -> None:
@@ -152,3 +156,30 @@ def test_replay_waits_for_the_end(server: LiveServer) -> None:
     assert missing.status_code == 404 and "ZZZZZZZ" in missing.json()["message"]
     # ids are read case-insensitively, as people type them
     assert server.get(f"/games/{game_id.lower()}").json()["id"] == game_id
+
+
+class CountingSQLite(SQLiteStorage):
+    """The real storage, counting the reads of a game's actions (what a replay is built from)."""
+
+    reads = 0
+
+    async def get_actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
+        self.reads += 1
+        return await super().get_actions(game_id, after)
+
+
+def test_a_replay_is_built_once_for_the_many_who_ask(tmp_path: Path) -> None:
+    storage = CountingSQLite(tmp_path / "db.sqlite3")
+    server = LiveServer(server_settings(tmp_path / "db.sqlite3"), storage=storage)
+    try:
+        ann, bob = server.player("Ann"), server.player("Bob")
+        game_id = ann.create()["id"]
+        game = bob.post(f"/games/{game_id}/join").json()
+        assert ann.act(game_id, game["version"], {"type": "concede"}).status_code == 200
+        before = storage.reads
+        answers = [server.get(f"/games/{game_id}/replay") for _ in range(5)]
+        assert all(answer.status_code == 200 for answer in answers)
+        assert len({answer.content for answer in answers}) == 1
+        assert storage.reads == before + 1
+    finally:
+        server.stop()

@@ -40,6 +40,7 @@ from somnium_server.live.presence import clock
 from somnium_server.play import clocks
 from somnium_server.play.games_base import (
     COMPUTER_USER,
+    REPLAYS_KEPT,
     SNAPSHOT_EVERY,
     answer_given,
     check_version,
@@ -64,10 +65,21 @@ class GameService(CommitPart):
         return orjson.dumps([event.data for event in events])
 
     async def replay(self, game_id: str) -> bytes:
-        """The public view after every action of a finished game, rebuilt by the engine."""
+        """The public view after every action of a finished game, rebuilt by the engine once
+        (the REPLAYS_KEPT latest asked for are kept: a replay never changes)."""
         room = await self.find(game_id, fresh=True)  # (ended a moment ago on another instance)
         if room.status != "finished":
             raise ApiError(409, "game_not_finished", "replays open once the game has ended")
+        key = (room.id, room.version)
+        kept = self.replays.pop(key, None)
+        if kept is None:
+            kept = await self._built_replay(room)
+        self.replays[key] = kept
+        while len(self.replays) > REPLAYS_KEPT:
+            self.replays.popitem(last=False)
+        return kept
+
+    async def _built_replay(self, room: GameRoom) -> bytes:
         state = state_from_dict(room.initial_state)
         actions = await self.storage.get_actions(room.id)
         start_version = actions[0].version - 1 if actions else room.version

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,7 @@ SNAPSHOT_EVERY = 32
 # renewed at each move; the others, woken too, take over once it has run out.
 COMPUTER_LEASE = 3.0
 HISTORY_GRACE = 600.0  # seconds a finished game's events and answers stay in memory
+REPLAYS_KEPT = 32  # finished games' replays kept built (the latest asked for)
 SEEN_EVERY = 5.0  # seconds between two notes in storage of the players whose streams are open
 
 
@@ -70,6 +72,8 @@ class ServiceBase:
         self._notices: set[asyncio.Task[None]] = set()
         self.outbox = Outbox()  # what the other instances are to hear of the streams here
         self._reading_again: dict[str, int] = {}  # game -> the version a failed notice named
+        # (game id, version) -> its replay as JSON, the latest asked for last
+        self.replays: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         # set by chat.py's ChatService: hears the chat notices (peers.CHAT_KINDS)
         self.chat_heard: Callable[[str, str], None] | None = None
         self.chat_missed: Callable[[], None] | None = None  # (notices may have been lost)
