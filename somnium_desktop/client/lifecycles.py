@@ -52,6 +52,7 @@ class Connection(enum.Enum):
     NONE = "no server"
     BAD_ADDRESS = "an address that is not used"
     STARTING = "the built-in server is starting"
+    NOT_STARTED = "the built-in server did not start: it is started again after a delay"
     CONNECTING = "the lobby stream is opening"
     ONLINE = "the lobby is listed and live"
     DOWN = "the lobby stream is not live"
@@ -78,7 +79,7 @@ CONNECTION: dict[tuple[Connection, ConnectionEvent], Connection] = {
     **{(state, CE.START_BUILT_IN): C.STARTING for state in C if state is not C.CLOSED},
     **{(state, CE.CLOSE): C.CLOSED for state in C},
     (C.STARTING, CE.STARTED): C.CONNECTING,
-    (C.STARTING, CE.START_FAILED): C.DOWN,
+    (C.STARTING, CE.START_FAILED): C.NOT_STARTED,  # (START_BUILT_IN again, after a delay)
     (C.CONNECTING, CE.LISTED): C.ONLINE,
     (C.CONNECTING, CE.LOST): C.DOWN,
     (C.DOWN, CE.LISTED): C.ONLINE,

@@ -222,7 +222,7 @@ class LocalServer:
                 start_new_session=sys.platform != "win32", creationflags=flags,
             )
         except OSError as error:
-            raise LocalServerError(f"The built-in server could not be started: {error}") from None
+            raise LocalServerError(f"The built-in server could not be started: {error}.") from None
         finally:
             log.close()
         self._lines = queue.Queue()

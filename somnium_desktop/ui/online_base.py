@@ -42,6 +42,8 @@ BUILT_IN = "built-in, on this computer"
 AFTER_LOBBY_AT_LATEST_MS = 1500
 SIGN_IN_CHECK_MS = 5000  # how often the marker of a changed shared sign-in is looked at
 LOOKUP_AGAIN_MS = 1000  # a lookup that failed just as the lobby came back is tried once more
+START_AGAIN_MS = 2000  # a built-in server that did not start is started again after this...
+START_AGAIN_LAST_MS = 30_000  # ...doubled after each failed start, up to this
 
 
 class OnlineBase(QObject):
@@ -89,6 +91,7 @@ class OnlineBase(QObject):
         self._after_lobby: list[Callable[[], None]] = []
         self.store_access = Machine("sign-in store", STORE_ACCESS, StoreAccess.IDLE)
         self._down = ""  # what the message line says of the connection while it is down
+        self._start_wait_ms = START_AGAIN_MS  # the wait after the built-in server's next failure
         self.levels_lookup = Machine("computer levels", LOOKUP, Lookup.IDLE)
         self.restore_lookup = Machine("kept sign-in", LOOKUP, Lookup.IDLE)
         # May a game be put on the table by itself (nothing is on it)? The window says.

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from ..client.errors import LobbyError, ServerUnreachable
 from ..client.lifecycles import (
+    Connection,
     ConnectionEvent,
     GoingBack,
     GoingBackEvent,
@@ -29,7 +30,13 @@ from ..client.server_address import address_problem
 from ..client.sse import EventStream, ServerEvent
 from ..client.tasks import emit_from_thread
 from .lobby_panel import LobbyPanel
-from .online_base import AFTER_LOBBY_AT_LATEST_MS, BUILT_IN, SIGN_IN_CHECK_MS
+from .online_base import (
+    AFTER_LOBBY_AT_LATEST_MS,
+    BUILT_IN,
+    SIGN_IN_CHECK_MS,
+    START_AGAIN_LAST_MS,
+    START_AGAIN_MS,
+)
 from .online_games import GamesPart
 from .online_options import OnlineOptions, begin_built_in
 from .online_signin import SignInPart
@@ -88,10 +95,14 @@ class OnlinePlay(SignInPart, GamesPart):
         if url:
             self._use_server(url, url)
             return
+        self._start_wait_ms = START_AGAIN_MS
+        self._start_built_in()
+
+    def _start_built_in(self) -> None:
+        """Find the built-in server or start it, on a worker; its lobby is followed next."""
         local = self.local_server()
         self.connection.fire(ConnectionEvent.START_BUILT_IN)
         self.panel.set_server(f"{BUILT_IN} (starting…)")
-
         self.ops.run(local.ensure, lambda base: self._use_server(base, local.key),
                      self._server_failed, label="Starting the built-in server…",
                      owner=self._server.stamp())
@@ -107,6 +118,7 @@ class OnlinePlay(SignInPart, GamesPart):
         self.key = key
         self.panel.set_server(BUILT_IN if self.built_in else base)
         self.panel.show_message("")
+        self._down = ""  # (a start that failed before this one is not what holds now)
         http = requests.Session()
         self.client = client = LobbyClient(base, None, http)
         self.levels_lookup.fire(LookupEvent.RESET)
@@ -161,11 +173,28 @@ class OnlinePlay(SignInPart, GamesPart):
         self.panel.set_connected(False)
 
     def _server_failed(self, error: LobbyError) -> None:
+        """The built-in server did not start (a data folder that cannot be written, a start
+        that timed out): the lobby says why and when it is started again, and it is, after
+        a wait that doubles with each failure. Setting a server or closing ends the waits."""
         self.connection.fire(ConnectionEvent.START_FAILED)
-        self.panel.set_server(f"{BUILT_IN} (not running)" if self.built_in else
-                              str(self.server_setting))
-        self._down = str(error)  # (what Create and Join say while they wait)
-        self._show_error(error)
+        wait, why = self._start_wait_ms, str(error)
+        self._start_wait_ms = min(wait * 2, START_AGAIN_LAST_MS)
+        self.panel.set_server(f"{BUILT_IN} (not running)")
+        self._tell_down(f"{why} Trying again in {wait // 1000} s.")
+        here = self._server.stamp()
+        QTimer.singleShot(wait, self,
+                          lambda: self._start_again(why) if here.current else None)
+
+    def _start_again(self, why: str) -> None:
+        """The wait after a failed start is over: the built-in server is started again."""
+        if self.connection.state is Connection.NOT_STARTED:
+            self._tell_down(f"{why} Trying again…")
+            self._start_built_in()
+
+    def _tell_down(self, why: str) -> None:
+        """What the lobby's line says until the server is there (Create and Join say it too)."""
+        self._down = why
+        self.panel.show_message(why, error=True, keep=True)
 
     def _revive_built_in(self) -> None:
         """The built-in server went away (the app that started it quit): find or start one."""

@@ -48,7 +48,10 @@ P, PE = TablePhase, TablePhaseEvent
 CONNECTION_STEPS: list[tuple[Any, Any, Any]] = [
     (C.NONE, CE.START_BUILT_IN, C.STARTING),
     (C.STARTING, CE.STARTED, C.CONNECTING),
-    (C.STARTING, CE.START_FAILED, C.DOWN),
+    (C.STARTING, CE.START_FAILED, C.NOT_STARTED),
+    (C.NOT_STARTED, CE.START_BUILT_IN, C.STARTING),
+    (C.NOT_STARTED, CE.SET_SERVER, C.CONNECTING),
+    (C.NOT_STARTED, CE.CLOSE, C.CLOSED),
     (C.NONE, CE.SET_SERVER, C.CONNECTING),
     (C.NONE, CE.REFUSE_ADDRESS, C.BAD_ADDRESS),
     (C.BAD_ADDRESS, CE.SET_SERVER, C.CONNECTING),
@@ -195,6 +198,8 @@ def test_late_or_doubled_events_change_nothing() -> None:
         (CONNECTION, C.BAD_ADDRESS, CE.LISTED),
         (CONNECTION, C.REVIVING, CE.REVIVE),  # (one revival at a time)
         (CONNECTION, C.ONLINE, CE.REVIVE),
+        (CONNECTION, C.NOT_STARTED, CE.REVIVE),  # (it is started again on its own delay)
+        (CONNECTION, C.NOT_STARTED, CE.STARTED),  # (a start of a server set before)
         (TABLE_LINK, T.CLOSED, TE.CONNECTED),
         (TABLE_LINK, T.CLOSED, TE.REOPEN),
         (TABLE_LINK, T.GIVEN_UP, TE.CONNECTED),

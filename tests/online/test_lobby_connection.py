@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QPushButton
@@ -15,6 +16,7 @@ from somnium_desktop.client.local_server import LocalServer
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.ui.lobby_panel import LobbyPanel
 from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.online_play import OnlinePlay
 from tests.client.test_offline import human_first
 from tests.server.helpers import LiveServer, free_port, server_settings
 
@@ -47,6 +49,20 @@ def messages_for(qtbot: QtBot, window: MainWindow, seconds: float) -> set[str]:
         seen.add(window.lobby_panel.message.text())
         qtbot.wait(50)
     return seen
+
+
+def built_in_that_cannot_start(
+    qtbot: QtBot, folder: Path
+) -> tuple[MainWindow, OnlinePlay, LocalServer, Path]:
+    """A window on the built-in server whose data folder cannot be made (as when the data
+    folder is read-only): a file stands where it must be. Deleting that file (returned last)
+    lets a start make the folder."""
+    blocker = folder / "data"
+    blocker.write_text("")
+    server = LocalServer(blocker / "local-server", idle=0.5)
+    window = open_window(qtbot, folder, "Ada", "", local_server=server)
+    assert window.online is not None
+    return window, window.online, server, blocker
 
 
 def test_a_server_that_cannot_be_reached_leaves_online_play_off(
@@ -157,17 +173,82 @@ def test_a_built_in_server_that_cannot_keep_its_games_is_said_not_running(
 ) -> None:
     """Its folder cannot be made (as when the data folder is read-only): the lobby says why,
     in its words, and online play stays off; no unexpected-error dialog."""
-    (tmp_path / "data").write_text("")  # a file where the folder must be made
-    folder = tmp_path / "data" / "local-server"
-    window = open_window(qtbot, tmp_path, "Ada", "", local_server=LocalServer(folder))
+    window, _online, server, _blocker = built_in_that_cannot_start(qtbot, tmp_path)
     panel = window.lobby_panel
     try:
         qtbot.waitUntil(lambda: panel.server.text().endswith("(not running)"), timeout=10000)
-        assert panel.message.text() == \
-            f"The built-in server cannot keep its games in {folder}: Not a directory."
+        assert panel.message.text() == ("The built-in server cannot keep its games in "
+                                        f"{server.data_dir}: Not a directory. Trying again in 2 s.")
         assert online_off(panel)
     finally:
         close_windows(qtbot, window)
+
+
+def test_a_built_in_server_that_did_not_start_is_started_again_by_itself(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """Its folder could not be made at first: the lobby keeps saying why and when it tries
+    again, waiting longer each time, while offline play goes on; once the folder can be made,
+    the built-in server starts and the lobby comes on with no action of the player's."""
+    window, online, server, blocker = built_in_that_cannot_start(qtbot, tmp_path)
+    panel = window.lobby_panel
+    why = f"The built-in server cannot keep its games in {server.data_dir}: Not a directory."
+    try:
+        qtbot.waitUntil(lambda: panel.message.text() == f"{why} Trying again in 2 s.",
+                        timeout=10000)
+        assert online.connection.state is Connection.NOT_STARTED and online_off(panel)
+        assert panel.server.text() == "Server: built-in, on this computer (not running)"
+        offline = window.start_offline(seed=human_first())
+        assert offline is not None
+        before = offline.view.deck_count
+        offline.draw()
+        assert offline.view.deck_count == before - 1
+        seen = messages_for(qtbot, window, 3.0)  # (the second start fails too: in 4 s)
+        assert f"{why} Trying again in 4 s." in seen
+        assert seen <= {f"{why} Trying again in 2 s.", f"{why} Trying again…",
+                        f"{why} Trying again in 4 s."}
+        assert panel.message.property("error") is True and online_off(panel)
+        blocker.unlink()  # the folder can be made now
+        qtbot.waitUntil(lambda: online.connection.state is Connection.ONLINE, timeout=30000)
+        assert online_on(panel) and server.owned
+        assert panel.server.text() == "Server: built-in, on this computer"
+        assert panel.message.text() == ""
+        assert window.source is offline and offline.view.deck_count == before - 1
+    finally:
+        close_windows(qtbot, window)
+        assert server.wait_stopped(15)
+
+
+@pytest.mark.parametrize("ending", ["a server is set", "the window closes"])
+def test_a_built_in_server_that_did_not_start_is_not_started_again_once_it_is_not_needed(
+    qtbot: QtBot, tmp_path: Path, ending: str
+) -> None:
+    """The wait after a failed start ends with the built-in server: a server set in its
+    stead, or the window closed, and it is started no more."""
+    window, online, server, blocker = built_in_that_cannot_start(qtbot, tmp_path)
+    panel = window.lobby_panel
+    address = f"127.0.0.1:{free_port()}"  # nothing listens there
+    try:
+        qtbot.waitUntil(lambda: panel.message.text().endswith("Trying again in 2 s."),
+                        timeout=10000)
+        if ending == "a server is set":
+            window.settings.server_url = f"http://{address}"
+            window.apply_settings()
+        else:
+            close_windows(qtbot, window)
+        blocker.unlink()  # a start now would make the folder
+        qtbot.wait(3000)
+        assert not server.data_dir.exists() and not server.owned
+        if ending == "a server is set":
+            assert online.connection.state in (Connection.CONNECTING, Connection.DOWN)
+            assert panel.server.text() == f"Server: http://{address}"
+            qtbot.waitUntil(lambda: panel.message.text() ==
+                            f"The server {address} cannot be reached; trying again…")
+        else:
+            assert online.connection.state is Connection.CLOSED
+    finally:
+        close_windows(qtbot, window)
+        server.stop()
 
 
 def test_online_play_goes_off_while_the_server_is_gone_and_on_when_it_is_back(
