@@ -154,9 +154,7 @@ def clock_left(data: dict[str, Any]) -> float | None:
         return None
     left = max(0.0, float(deadline) - float(now))
     control = data.get("move_seconds")
-    if isinstance(control, int) and not isinstance(control, bool) and control > 0:
-        left = min(left, float(control))
-    return left
+    return left if not control else min(left, float(control))
 
 
 def clock_deadline(data: dict[str, Any]) -> float | None:

@@ -361,17 +361,15 @@ class GameService(CommitPart):
             seat = room.seat_of(user.id)
             if seat is None:
                 raise ApiError(403, "not_a_player", "only the two seated players can claim")
+            if clocks.overdue(room, time.time()):  # (the clock first: rule 19)
+                await self._time_out_now(room)  # (or another instance did: caught up)
+                if room.state.over and room.state.winner != seat:
+                    raise ApiError(409, "timed_out", "your clock ran out: the game is over",
+                                   version=room.version)
             if room.status != "playing":
                 if room.state.over and room.state.winner == seat:
                     return room
                 raise ApiError(409, "game_not_running", "the game is not being played")
-            if clocks.overdue(room, time.time()):  # (the clock first: rule 19)
-                await self._time_out_now(room)  # (or another instance did: caught up)
-                if room.status == "finished":
-                    if room.state.winner == seat:
-                        return room
-                    raise ApiError(409, "timed_out", "your clock ran out: the game is over",
-                                   version=room.version)
             other = 1 - seat
             away_user = room.seats[other].user_id
             if away_user is not None and not self.attendance.here(away_user):
