@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -165,7 +165,8 @@ class GameList(QTableWidget):
 
     def show_games(self, games: Sequence[GameSummary], me: str | None) -> None:
         """Show these games, changing only the lines that changed: the marked cell, the
-        selection, the scroll position and the keyboard focus stay where they were."""
+        selection, the scroll position and the keyboard focus stay where they were (a marked
+        game that leaves the list leaves no cell marked)."""
         new = list(games)
         current = self.currentRow()
         kept_id = self.games[current].id if 0 <= current < len(self.games) else None
@@ -195,9 +196,13 @@ class GameList(QTableWidget):
         for row in changed:
             self._fill(row, self.games[row], me)
         self._measure(changed, again=everything)
-        if kept_id is not None and self.currentRow() >= 0:
+        if kept_id is not None:
             row = self.row_of(kept_id)
-            if row >= 0 and row != self.currentRow():
+            if row < 0:  # it left the list: no other game's line takes its place (an Enter
+                # meant for it must not join or open another)
+                self.setCurrentIndex(QModelIndex())
+                self.clearSelection()
+            elif row != self.currentRow():
                 self.setCurrentCell(row, kept_column)
         if top is not None:
             self._keep_top(*top)

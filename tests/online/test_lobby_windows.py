@@ -286,3 +286,35 @@ def test_opening_a_lobby_game_asks_before_the_game_against_the_computer_is_left(
         assert online_game(cy).game_id == playing and cy.table.source is not offline
     finally:
         close_windows(qtbot, cy)
+
+
+def test_a_marked_game_that_leaves_the_list_marks_no_other(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    """Open seats shown, the keys on Cy's Join: Dan takes that seat, so Cy's game leaves the
+    list. Enter must not then take the seat of the game that moved up into its line."""
+    ada = open_window(qtbot, tmp_path, "Ada", lobby.base)
+    try:
+        bea, cy, dan = lobby.player("Bea"), lobby.player("Cy"), lobby.player("Dan")
+        beas, cys = bea.create()["id"], cy.create()["id"]
+        panel, games = ada.lobby_panel, ada.lobby_panel.games
+        qtbot.waitUntil(lambda: lobby_row(ada, beas) >= 0 and lobby_row(ada, cys) >= 0,
+                        timeout=5000)
+        panel.shown.setCurrentIndex(panel.shown.findData("open"))
+        ada.lobby_action.trigger()  # Ctrl+L
+        games.setCurrentCell(lobby_row(ada, cys), SEAT_2)
+        assert cell_text(ada, games.currentRow(), SEAT_2) == "Join"
+        assert dan.post(f"/games/{cys}/join").status_code == 200
+        qtbot.waitUntil(lambda: lobby_row(ada, cys) < 0, timeout=5000)
+        assert lobby_row(ada, beas) >= 0  # (Bea's game is still listed, with its Join)
+        assert games.currentRow() == -1 and games.selectedItems() == []
+        asked: list[str] = []
+        panel.join_clicked.connect(asked.append)
+        panel.open_clicked.connect(asked.append)
+        QTest.keyClick(games, Qt.Key.Key_Return)
+        assert asked == [] and ada.source is None
+        # The arrows start again from the first line.
+        QTest.keyClick(games, Qt.Key.Key_Down)
+        assert games.currentRow() == 0
+    finally:
+        close_windows(qtbot, ada)
