@@ -1,4 +1,5 @@
-"""The chat of an online table, in the side column under the log: lines, a field to write
+"""The chat of an online table, in the side column under the log: lines (they stay put while
+the player reads further up, a button saying how many new ones are below), a field to write
 in, a box to hide watchers' messages, a way to block a message's author (and to unblock), and
 their page (a double-click on a message).
 
@@ -95,11 +96,25 @@ class ChatView(QFrame):
         self.status.setObjectName("panelHint")
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
+        # Lines that came while the player reads further up: the list stays where it is, and
+        # this says how many are below (a click goes down to them).
+        self.unread = 0
+        self._follow = True  # the list shows the newest line, and keeps showing it
+        self.new_button = QPushButton()
+        self.new_button.setObjectName("tableButton")
+        self.new_button.clicked.connect(self.lines.scrollToBottom)
+        self.new_button.hide()
+        bar = self.lines.verticalScrollBar()
+        bar.valueChanged.connect(lambda _: self._scrolled())
+        bar.rangeChanged.connect(lambda *_: self._resized())
+        top_row = QHBoxLayout()
+        top_row.addWidget(self.hide_watchers, 1)
+        top_row.addWidget(self.new_button)
         row = QHBoxLayout()
         row.addWidget(self.field, 1)
         row.addWidget(self.send_button)
         layout.addWidget(title)
-        layout.addWidget(self.hide_watchers)
+        layout.addLayout(top_row)
         layout.addWidget(self.lines, 1)
         layout.addLayout(row)
         block_row = QHBoxLayout()
@@ -119,6 +134,8 @@ class ChatView(QFrame):
             self.chat.deleteLater()
             self.chat = None
         self.lines.clear()
+        self._follow = True
+        self._set_unread(0)
         self.status.setText("")
         self.hide_watchers.setChecked(False)  # (each table its own choice)
         from ..client.online_follow import FollowedGame
@@ -164,12 +181,41 @@ class ChatView(QFrame):
         return self.chat is not None and line.user_id == self.chat.game.user_id
 
     def _add(self, line: ChatLine) -> None:
+        """A new line at the bottom. The list follows it when it showed the bottom already
+        (or the line is the player's own); else it stays on the lines being read."""
+        following = self._follow
         item = QListWidgetItem(line_text(line))
         item.setData(LINE, line)
         item.setToolTip(line.text)
         self.lines.addItem(item)
         item.setHidden(self._hidden(line))
-        self.lines.scrollToBottom()
+        if following or self._mine(line):
+            self.lines.scrollToBottom()
+        elif not item.isHidden():
+            self._set_unread(self.unread + 1)
+
+    def _at_bottom(self) -> bool:
+        bar = self.lines.verticalScrollBar()
+        return bar.value() >= bar.maximum()
+
+    def _scrolled(self) -> None:
+        """Scrolled up, the list stays put as lines come; down to the newest line, it follows
+        them again, and nothing is left unread."""
+        self._follow = self._at_bottom()
+        if self._follow and self.unread:
+            self._set_unread(0)
+
+    def _resized(self) -> None:
+        """Lines added, or the list resized: a list following the newest line still shows it."""
+        if self._follow and not self._at_bottom():
+            self.lines.scrollToBottom()
+
+    def _set_unread(self, count: int) -> None:
+        self.unread = count
+        text = f"{count} new message{'s' if count > 1 else ''} ↓"
+        self.new_button.setText(text)
+        self.new_button.setAccessibleName(f"{text[:-2]} below: show them")
+        self.new_button.setVisible(count > 0)
 
     def _hidden(self, line: ChatLine) -> bool:
         return self.hide_watchers.isChecked() and line.role == "watcher"

@@ -3,20 +3,38 @@ window, and a watcher writing through the API."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QScrollBar
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.ui.lobby_games import NAME
 from somnium_desktop.ui.main_window import MainWindow
-from tests.server.helpers import LiveServer
+from somnium_server.config import RateLimit
+from somnium_server.play import games
+from tests.server.helpers import LiveServer, server_settings
 from tests.ui.driver import activate
 
-from .helpers import click_cell, close_windows, lobby_row, open_window
+from .helpers import click_cell, close_windows, lobby_row, open_window, short_game
 from .test_presence_window import create_signed_in
+
+
+@pytest.fixture
+def chatty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
+    """The lobby of conftest.py, whose chat takes any number of messages."""
+    monkeypatch.setattr(games, "new_game", lambda seed: short_game())
+    running = LiveServer(server_settings(tmp_path / "lobby.sqlite3", local_accounts=True,
+                                         rate_chat=RateLimit(100_000, 1)))
+    try:
+        yield running
+    finally:
+        running.stop()
+
 
 MARKUP = "hello <b>x</b><img src=https://example.invalid/a.png> &lt; &amp;"
 
@@ -131,5 +149,45 @@ def test_a_message_not_sent_stays_in_the_box(
         QTest.mouseClick(view.send_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: "cannot be reached" in view.status.text(), timeout=15000)
         assert view.field.text() == typed
+    finally:
+        close_windows(qtbot, ada)
+
+
+def test_reading_back_up_the_chat_is_not_interrupted_by_new_lines(
+    qtbot: QtBot, tmp_path: Path, chatty: LiveServer
+) -> None:
+    ada = open_window(qtbot, tmp_path, "Ada", chatty.base)
+    try:
+        game = create_signed_in(qtbot, ada)
+        qtbot.waitUntil(ada.chat_view.isVisible, timeout=5000)
+        view, dan = ada.chat_view, chatty.player("Dan")
+
+        def say(text: str) -> None:
+            assert dan.post(f"/games/{game.game_id}/chat", {"text": text}).status_code == 201
+
+        for n in range(40):
+            say(f"line {n}")
+        lines, bar = view.lines, view.lines.verticalScrollBar()
+        qtbot.waitUntil(lambda: lines.count() == 40, timeout=5000)
+        assert bar.maximum() > 0 and bar.value() == bar.maximum()  # the newest line shown
+        # Ada pages back up to the first lines and reads on.
+        activate(qtbot, ada)
+        while bar.value() > 0:
+            bar.triggerAction(QScrollBar.SliderAction.SliderPageStepSub)
+        assert not view.new_button.isVisible()
+        say("one more")
+        say("and another")
+        qtbot.waitUntil(lambda: lines.count() == 42, timeout=5000)
+        qtbot.wait(50)  # (a layout put off until the event loop runs)
+        assert bar.value() == 0  # still where she reads
+        assert view.new_button.isVisible() and view.new_button.text() == "2 new messages ↓"
+        # The button takes her down to them; then the list follows new lines again.
+        QTest.mouseClick(view.new_button, Qt.MouseButton.LeftButton)
+        assert bar.value() == bar.maximum() and not view.new_button.isVisible()
+        say("last")
+        qtbot.waitUntil(lambda: lines.count() == 43, timeout=5000)
+        qtbot.wait(50)
+        assert bar.value() == bar.maximum() and not view.new_button.isVisible()
+        assert lines.visualItemRect(lines.item(42)).intersects(lines.viewport().rect())
     finally:
         close_windows(qtbot, ada)
