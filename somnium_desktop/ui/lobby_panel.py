@@ -6,6 +6,7 @@ A view only: it shows what it is given and says what the player asked for throug
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,17 @@ ODDS_TIP = ("Both tables show the chance that the next card busts the table or i
             "the Fools left. Never in a rated game.")
 MESSAGE_KEPT_MS = 30_000  # news in the message line goes after this (errors stay)
 CLOCK_CHOICES = (("No clock", None), ("30 s a move", 30), ("60 s a move", 60))
+NOT_AN_ID = "That is no game id: type the game's letters and digits, e.g. 7KQ3MZP."
+
+
+def game_id_in(text: str) -> str | None:
+    """The game id in what was typed or pasted in the join field: the id alone ("7kq3mzp "),
+    or as the table shows it ("Game id 7KQ3MZP"); None when there is no one id in it."""
+    words: list[str] = [w for w in re.findall(r"[A-Za-z0-9]+", text)
+                        if w.lower() not in ("game", "id")]
+    if len(words) != 1 or len(words[0]) > 16:
+        return None
+    return words[0].upper()
 
 
 class LobbyPanel(QFrame):
@@ -135,7 +147,7 @@ class LobbyPanel(QFrame):
         self.game_id_field = QLineEdit()
         self.game_id_field.setPlaceholderText("Game id, e.g. 7KQ3MZP")
         self.game_id_field.setAccessibleName("Game id to join")
-        self.game_id_field.setMaxLength(16)
+        self.game_id_field.setMaxLength(40)  # (room for the id pasted as "Game id 7KQ3MZP")
         self.join_button = QPushButton("&Join")
         self.join_button.setAccessibleName("Join the game with this id")
         self.join_button.clicked.connect(self._join_by_id)
@@ -260,10 +272,16 @@ class LobbyPanel(QFrame):
     def _create(self) -> None:
         self.create_clicked.emit(self.name_field.text().strip(), self.opponent.currentData())
 
+    def typed_game_id(self) -> str | None:
+        """The game id in the join field (see game_id_in)."""
+        return game_id_in(self.game_id_field.text())
+
     def _join_by_id(self) -> None:
-        game_id = self.game_id_field.text().strip().upper()
-        if game_id:
+        game_id = self.typed_game_id()
+        if game_id is not None:
             self.join_clicked.emit(game_id)
+        elif self.game_id_field.text().strip():
+            self.show_message(NOT_AN_ID, error=True)
 
     def _chosen(self, what: str, target: str) -> None:
         asked = {JOIN: self.join_clicked, REPLAY: self.replay_clicked,

@@ -74,7 +74,7 @@ class GamesPart(OnlineBase):
                 self._failed(error, lambda: self._join(game_id))
 
         def joined(detail: GameDetail) -> None:
-            if self.panel.game_id_field.text().strip().upper() == game_id:
+            if self.panel.typed_game_id() == game_id:
                 self.panel.game_id_field.clear()  # (done with; the table shows the id)
             self._open_detail(detail)
 

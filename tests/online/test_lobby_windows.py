@@ -318,3 +318,36 @@ def test_a_marked_game_that_leaves_the_list_marks_no_other(
         assert games.currentRow() == 0
     finally:
         close_windows(qtbot, ada)
+
+
+def test_the_id_as_the_table_shows_it_joins_the_game_being_watched(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    """Ada watches Bea's waiting game, copies its id off the table's header ("Game id …")
+    into the join field and presses Enter: she takes the open seat. Text holding no one id
+    is refused here, in words, without asking the server."""
+    ada = open_window(qtbot, tmp_path, "Ada", lobby.base)
+    try:
+        game_id = lobby.player("Bea").create()["id"]
+        qtbot.waitUntil(lambda: lobby_row(ada, game_id) >= 0, timeout=5000)
+        click_cell(ada, lobby_row(ada, game_id), NAME)  # watch it
+        qtbot.waitUntil(lambda: ada.table.game_id.text().endswith(game_id), timeout=5000)
+        watched = online_game(ada)
+        assert watched.my_seat is None
+        panel = ada.lobby_panel
+        panel.game_id_field.setText("join my game please")
+        QTest.keyClick(panel.game_id_field, Qt.Key.Key_Return)
+        assert panel.message.text() == "That is no game id: type the game's letters and " \
+            "digits, e.g. 7KQ3MZP." and panel.message.property("error")
+        pasted = f" {ada.table.game_id.text()}\n"
+        assert pasted.strip() == f"Game id {game_id}"
+        panel.game_id_field.setText(pasted)
+        QTest.keyClick(panel.game_id_field, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: ada.source is not watched, timeout=15000)
+        ada.browser.join()  # type: ignore[attr-defined]
+        qtbot.waitUntil(lambda: online_game(ada).my_seat == 1, timeout=15000)
+        assert online_game(ada).game_id == game_id
+        assert panel.game_id_field.text() == ""
+        assert "match pattern" not in panel.message.text()
+    finally:
+        close_windows(qtbot, ada)
