@@ -155,11 +155,15 @@ class LobbyClient:
         body = {"text": text}
         return dict(self._call("POST", f"/games/{_path(game_id)}/chat", body, signed=True))
 
-    def chat(self, game_id: str) -> list[dict[str, Any]]:
-        """The game's chat so far, oldest first (signed in: without the users blocked)."""
+    def chat(self, game_id: str, limit: int | None = None,
+             before: int | None = None) -> list[dict[str, Any]]:
+        """The game's newest chat messages (the server's page, or `limit`), those before the
+        message `before` when given, oldest first (signed in: without the users blocked)."""
         signed = self.auth is not None and self.auth.access_token is not None
-        return [dict(m) for m in self._call("GET", f"/games/{_path(game_id)}/chat",
-                                            signed=signed)]
+        query = "&".join(f"{key}={int(value)}" for key, value in
+                         (("limit", limit), ("before", before)) if value is not None)
+        path = f"/games/{_path(game_id)}/chat" + (f"?{query}" if query else "")
+        return [dict(m) for m in self._call("GET", path, signed=signed)]
 
     def block(self, user_id: str) -> None:
         """Block a user: their chat messages no longer reach this account."""

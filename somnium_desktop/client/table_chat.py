@@ -11,6 +11,8 @@ from .errors import LobbyError, SignedOut
 from .online_follow import FollowedGame
 from .tasks import Operations
 
+PAGE = 50  # messages asked for at a time, paging back
+
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
@@ -34,6 +36,7 @@ class TableChat(QObject):
     line_added = Signal(object)  # a ChatLine
     blocked = Signal(str)  # a user id: their lines are gone
     reloaded = Signal(object)  # every line again, oldest first (someone was unblocked)
+    earlier_added = Signal(object)  # lines older than any heard, oldest first (paged back)
     blocks_listed = Signal(object)  # the Accounts this account blocked
     failed = Signal(str)  # a sentence for the player (not sent, not blocked)
     sent = Signal(str)  # the text of a message the server took
@@ -45,6 +48,7 @@ class TableChat(QObject):
         self.lines: list[ChatLine] = []
         self.blocked_ids: set[str] = set()
         self._ids: set[int] = set()
+        self.all_earlier = False  # every message before the first line is here (paged back)
         self._ops = Operations(self)
         game.chat_said.connect(self._heard)
 
@@ -58,6 +62,35 @@ class TableChat(QObject):
         self._ids.add(line.id)
         self.lines.append(line)
         self.line_added.emit(line)
+
+    def page_back(self) -> bool:
+        """Ask for the PAGE messages before the oldest line here (a stream brings only the
+        newest); `earlier_added` brings them. False when there are none left or a page is on
+        its way already."""
+        if self.all_earlier or not self._ids:
+            return False
+        client, game_id = self.game.client, self.game.game_id
+        before = min(self._ids)
+
+        def done(found: list[dict[str, Any]]) -> None:
+            lines: list[ChatLine] = []
+            for data in found:
+                try:
+                    line = ChatLine.from_dict(data)
+                except (KeyError, TypeError, ValueError):
+                    continue
+                if line.id not in self._ids and line.user_id not in self.blocked_ids \
+                        and line.id < before:
+                    lines.append(line)
+            # (not a short page: a page of a signed-in player leaves out those they blocked)
+            self.all_earlier = not found
+            lines.sort(key=lambda line: line.id)
+            self._ids.update(line.id for line in lines)
+            self.lines = sorted([*lines, *self.lines], key=lambda line: line.id)
+            self.earlier_added.emit(lines)
+
+        return self._ops.run(lambda: client.chat(game_id, limit=PAGE, before=before), done,
+                             self._refused, quiet=True, exclusive="page_back")
 
     def say(self, text: str) -> bool:
         """Send a message; False when there is nothing to send. `sent` says when the server

@@ -1,7 +1,8 @@
 """The chat of an online table, in the side column under the log: lines (they stay put while
-the player reads further up, a button saying how many new ones are below), a field to write
-in, a box to hide watchers' messages, a way to block a message's author (and to unblock), and
-their page (a double-click on a message).
+the player reads further up, a button saying how many new ones are below; scrolled up to the
+oldest, the ones before it come from the server), a field to write in, a box to hide
+watchers' messages, a way to block a message's author (and to unblock), and their page (a
+double-click on a message).
 
 Every message is plain text: the lines are list items, which Qt draws as plain text, never
 as rich text or HTML.
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QFrame,
     QHBoxLayout,
@@ -147,6 +149,7 @@ class ChatView(QFrame):
             chat.line_added.connect(self._add)
             chat.blocked.connect(self._drop)
             chat.reloaded.connect(self._reload)
+            chat.earlier_added.connect(self._add_earlier)
             chat.failed.connect(self.status.setText)
             chat.sent.connect(self._sent)
             chat.sign_in_needed.connect(self._sign_in)
@@ -184,9 +187,7 @@ class ChatView(QFrame):
         """A new line at the bottom. The list follows it when it showed the bottom already
         (or the line is the player's own); else it stays on the lines being read."""
         following = self._follow
-        item = QListWidgetItem(line_text(line))
-        item.setData(LINE, line)
-        item.setToolTip(line.text)
+        item = self._item(line)
         self.lines.addItem(item)
         item.setHidden(self._hidden(line))
         if following or self._mine(line):
@@ -194,16 +195,35 @@ class ChatView(QFrame):
         elif not item.isHidden():
             self._set_unread(self.unread + 1)
 
+    def _item(self, line: ChatLine) -> QListWidgetItem:
+        item = QListWidgetItem(line_text(line))
+        item.setData(LINE, line)
+        item.setToolTip(line.text)
+        return item
+
+    def _add_earlier(self, lines: list[ChatLine]) -> None:
+        """Older lines on top (paged back): the lines being read stay where they are."""
+        top = self.lines.itemAt(QPoint(0, 0))
+        for row, line in enumerate(lines):
+            item = self._item(line)
+            self.lines.insertItem(row, item)
+            item.setHidden(self._hidden(line))
+        if top is not None:
+            self.lines.scrollToItem(top, QAbstractItemView.ScrollHint.PositionAtTop)
+
     def _at_bottom(self) -> bool:
         bar = self.lines.verticalScrollBar()
         return bar.value() >= bar.maximum()
 
     def _scrolled(self) -> None:
         """Scrolled up, the list stays put as lines come; down to the newest line, it follows
-        them again, and nothing is left unread."""
+        them again, and nothing is left unread; up to the oldest, the earlier ones come."""
         self._follow = self._at_bottom()
         if self._follow and self.unread:
             self._set_unread(0)
+        bar = self.lines.verticalScrollBar()
+        if bar.value() == 0 and bar.maximum() > 0 and self.chat is not None:
+            self.chat.page_back()  # up at the oldest line: the ones before it
 
     def _resized(self) -> None:
         """Lines added, or the list resized: a list following the newest line still shows it."""

@@ -1,5 +1,5 @@
 """Chat at an online table between app windows and a real server: two players, a watching
-window, and a watcher writing through the API."""
+window, and a watcher writing through the API; reading back up a long chat."""
 
 from __future__ import annotations
 
@@ -191,3 +191,38 @@ def test_reading_back_up_the_chat_is_not_interrupted_by_new_lines(
         assert lines.visualItemRect(lines.item(42)).intersects(lines.viewport().rect())
     finally:
         close_windows(qtbot, ada)
+
+
+def test_scrolling_up_to_the_oldest_line_brings_the_earlier_ones(
+    qtbot: QtBot, tmp_path: Path, chatty: LiveServer
+) -> None:
+    """A watcher opening a game with a long chat gets its newest lines; scrolled up to the
+    oldest, the ones before it come, page by page, the line being read staying in view."""
+    dan, ben = chatty.player("Dan"), chatty.player("Ben")
+    game_id = dan.create()["id"]
+    for n in range(120):
+        assert dan.post(f"/games/{game_id}/chat", {"text": f"line {n}"}).status_code == 201
+    cy = open_window(qtbot, tmp_path, "Cy", chatty.base)
+    try:
+        qtbot.waitUntil(lambda: lobby_row(cy, game_id) >= 0, timeout=5000)
+        click_cell(cy, lobby_row(cy, game_id), NAME)
+        lines, bar = cy.chat_view.lines, cy.chat_view.lines.verticalScrollBar()
+        qtbot.waitUntil(lambda: lines.count() == 50, timeout=5000)  # the stream's newest 50
+        assert shown(cy)[0] == "Dan: line 70" and bar.value() == bar.maximum()
+        for oldest in (20, 0):
+            activate(qtbot, cy)
+            while bar.value() > 0:
+                bar.triggerAction(QScrollBar.SliderAction.SliderPageStepSub)
+            top = lines.itemAt(0, 0)
+            qtbot.waitUntil(lambda o=oldest: shown(cy)[0] == f"Dan: line {o}",  # type: ignore[misc]
+                            timeout=5000)
+            assert top is not None and lines.itemAt(0, 0) is top  # the line she was reading
+        assert shown(cy) == [f"Dan: line {n}" for n in range(120)]
+        # The start of the chat: nothing more is asked for, and new lines still come.
+        while bar.value() > 0:
+            bar.triggerAction(QScrollBar.SliderAction.SliderPageStepSub)
+        assert ben.post(f"/games/{game_id}/chat", {"text": "hello"}).status_code == 201
+        qtbot.waitUntil(lambda: lines.count() == 121, timeout=5000)
+        assert shown(cy)[-1] == "Ben (watching): hello" and cy.chat_view.status.text() == ""
+    finally:
+        close_windows(qtbot, cy)
