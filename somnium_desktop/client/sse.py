@@ -18,7 +18,7 @@ from typing import Any
 
 import requests
 
-from .answers import NO_HTTP, Misanswered, http_error, not_http, what_it_sent
+from .answers import NO_HTTP, Misanswered, http_error, not_http, retry_after, what_it_sent
 
 log = logging.getLogger("somnium_desktop.sse")
 
@@ -133,8 +133,8 @@ class EventStream:
     `on_event(event)` and `on_status(status, detail)` are called on the reader's thread;
     status is "connected", "reconnecting" (detail: why), "misanswered" (the server answers,
     but not with the stream: an HTTP error, a web page, no HTTP at all; detail: what it sent;
-    the reader tries again) or "failed" (detail: why; the reader has stopped). Nothing is
-    called after close().
+    the reader tries again, not before the Retry-After of a 429) or "failed" (detail: why;
+    the reader has stopped). Nothing is called after close().
     """
 
     def __init__(
@@ -205,7 +205,8 @@ class EventStream:
                         log.warning("%s: the server answers, but %s", self._thread.name, reason)
                         self._status("misanswered", reason)
                         failures += 1
-                        self._stop.wait(self._delay(failures))
+                        wait = error.wait if isinstance(error, Misanswered) else 0.0
+                        self._stop.wait(max(self._delay(failures), wait))
                         continue
                 except Exception as error:
                     if self._stop.is_set():  # closed under the read: whatever it raised
@@ -247,8 +248,8 @@ class EventStream:
                 if self._refused is not None:
                     self._refused(headers)
                 raise requests.HTTPError(f"the server answered {_refusal(response)}")
-            if response.status_code != 200:
-                raise Misanswered(http_error(response))
+            if response.status_code != 200:  # (a 429 is tried again after its Retry-After)
+                raise Misanswered(http_error(response), retry_after(response))
             if not response.headers.get("Content-Type", "").startswith("text/event-stream"):
                 raise Misanswered(what_it_sent(response, "the lobby's events"))
             self.connections += 1
