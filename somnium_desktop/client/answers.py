@@ -34,7 +34,7 @@ def http_error(response: requests.Response) -> str:
     if response.status_code >= 500:
         return f"it failed ({status})"
     if response.status_code == 429:  # (a lobby server's limit: the address is right)
-        reason = _message(response)
+        reason = lobby_message(response)
         return f"it refuses more just now ({status}{': ' + reason if reason else ''})"
     return f"it refused the request ({status}; {NOT_A_LOBBY})"
 
@@ -46,8 +46,9 @@ def retry_after(response: requests.Response) -> float:
     return min(float(found[1]), LONGEST_WAIT) if found else 0.0
 
 
-def _message(response: requests.Response) -> str:
-    """The `message` of a lobby server's JSON error body ("" without one)."""
+def lobby_message(response: requests.Response) -> str:
+    """The `message` of a lobby server's JSON error body ("" without one: another server's
+    error page, say)."""
     try:
         body = response.json()
     except ValueError:

@@ -33,8 +33,9 @@ class SignedOut(LobbyError):
 
 
 class ServerFailed(LobbyError):
-    """The server broke while answering (a 5xx, or an answer that makes no sense); `status`
-    is the HTTP status of a 5xx (0 otherwise)."""
+    """The server broke while answering (a 5xx), or answered as no lobby server does (an
+    error page, an answer that makes no sense); `status` is the HTTP status of an error
+    answer (0 otherwise)."""
 
     def __init__(self, message: str, status: int = 0) -> None:
         super().__init__(message)

@@ -251,4 +251,5 @@ def _answer(response: requests.Response) -> Any:
         version = body.get("version")
         raise ActionRefused(str(body["message"]), str(body.get("error", "")), status,
                             version if isinstance(version, int) else None)
-    raise ActionRefused(f"the server answered HTTP {status}", "", status)
+    # (no lobby server's refusal: another server's error page, a wrong address say)
+    raise ServerFailed(f"The server {host} answers, but {http_error(response)}.", status)

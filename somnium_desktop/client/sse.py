@@ -18,7 +18,15 @@ from typing import Any
 
 import requests
 
-from .answers import NO_HTTP, Misanswered, http_error, not_http, retry_after, what_it_sent
+from .answers import (
+    NO_HTTP,
+    Misanswered,
+    http_error,
+    lobby_message,
+    not_http,
+    retry_after,
+    what_it_sent,
+)
 
 log = logging.getLogger("somnium_desktop.sse")
 
@@ -109,13 +117,7 @@ def _abort(response: requests.Response) -> None:
 
 
 def _refusal(response: requests.Response) -> str:
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if isinstance(body, dict) and isinstance(body.get("message"), str):
-        return str(body["message"])
-    return f"HTTP {response.status_code}"
+    return lobby_message(response) or f"HTTP {response.status_code}"
 
 
 class EventStream:
@@ -242,8 +244,11 @@ class EventStream:
         try:
             if self._stop.is_set():
                 return False
-            if response.status_code in (404, 410, 422):
-                raise StreamGone(_refusal(response))
+            # (a lobby server's own refusal: no such game; another server's "404 Not Found"
+            # page is no lobby server's answer, and is tried again like any misanswer)
+            gone = lobby_message(response) if response.status_code in (404, 410, 422) else ""
+            if gone:
+                raise StreamGone(gone)
             if response.status_code == 401:
                 if self._refused is not None:
                     self._refused(headers)

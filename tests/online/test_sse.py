@@ -110,3 +110,19 @@ def test_a_stream_refused_for_too_many_streams_waits_its_retry_after(tmp_path: P
         stream.close()
         assert stream.join(5)
         server.stop()
+
+
+def test_a_game_the_server_does_not_know_is_given_up(tmp_path: Path) -> None:
+    """A lobby server's own 404 (its JSON refusal) ends the reader: no use trying again."""
+    server = LiveServer(server_settings(tmp_path / "lobby.sqlite3"))
+    said: queue.Queue[tuple[str, str]] = queue.Queue()
+    stream = EventStream(lambda: f"{server.base}/games/ZZZZZZZ/events", lambda event: None,
+                         lambda status, detail: said.put((status, detail)), backoff=(0.05,))
+    stream.start()
+    try:
+        status, detail = said.get(timeout=5)
+        assert status == "failed" and "ZZZZZZZ" in detail
+        assert stream.join(5) and stream.connections == 0
+    finally:
+        stream.close()
+        server.stop()
