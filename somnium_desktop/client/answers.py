@@ -7,6 +7,7 @@ server broken), so the player knows what to look at.
 
 from __future__ import annotations
 
+import re
 from http.client import BadStatusLine, RemoteDisconnected
 
 import requests
@@ -14,16 +15,46 @@ import requests
 NOT_A_LOBBY = "is the address that of a Somnium lobby server?"
 
 
+LONGEST_WAIT = 300.0  # seconds: a Retry-After longer than this is waited this long
+
+
 class Misanswered(Exception):
-    """The server answered, but not as a lobby server; str() says what it sent (no period)."""
+    """The server answered, but not as a lobby server; str() says what it sent (no period).
+    `wait` is how long it asked to be left alone (its Retry-After), in seconds."""
+
+    def __init__(self, what: str, wait: float = 0.0) -> None:
+        super().__init__(what)
+        self.wait = wait
 
 
 def http_error(response: requests.Response) -> str:
-    """An HTTP error status in words: 'it failed (HTTP 500 Internal Server Error)'."""
+    """An HTTP error status in words: 'it failed (HTTP 500 Internal Server Error)'; a 429
+    with the server's reason: 'it refuses more just now (HTTP 429 ...: too many streams)'."""
     status = f"HTTP {response.status_code} {response.reason or ''}".strip()
     if response.status_code >= 500:
         return f"it failed ({status})"
+    if response.status_code == 429:  # (a lobby server's limit: the address is right)
+        reason = lobby_message(response)
+        return f"it refuses more just now ({status}{': ' + reason if reason else ''})"
     return f"it refused the request ({status}; {NOT_A_LOBBY})"
+
+
+def retry_after(response: requests.Response) -> float:
+    """The seconds a server's Retry-After asks for (0 without one, or one in another form),
+    at most LONGEST_WAIT."""
+    found = re.fullmatch(r"\s*([0-9]{1,9})\s*", response.headers.get("Retry-After", ""))
+    return min(float(found[1]), LONGEST_WAIT) if found else 0.0
+
+
+def lobby_message(response: requests.Response) -> str:
+    """The `message` of a lobby server's JSON error body ("" without one: another server's
+    error page, say)."""
+    try:
+        body = response.json()
+    except ValueError:
+        return ""
+    message = body.get("message") if isinstance(body, dict) else None
+    return message.strip().rstrip(".") if isinstance(message, str) else ""
 
 
 def what_it_sent(response: requests.Response, wanted: str) -> str:

@@ -33,7 +33,19 @@ class SignedOut(LobbyError):
 
 
 class ServerFailed(LobbyError):
-    """The server broke while answering (a 5xx, or an answer that makes no sense)."""
+    """The server broke while answering (a 5xx), or answered as no lobby server does (an
+    error page, an answer that makes no sense); `status` is the HTTP status of an error
+    answer (0 otherwise)."""
+
+    def __init__(self, message: str, status: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+
+    @property
+    def passing(self) -> bool:
+        """A gateway's or an overloaded server's answer (HTTP 502, 503, 504): the server
+        behind it is restarting or went away; a request may have reached it or not."""
+        return self.status in (502, 503, 504)
 
 
 class KeyringFailed(LobbyError):

@@ -245,11 +245,15 @@ def _answer(response: requests.Response) -> Any:
         return body
     if status == 401:
         raise SignedOut("Your sign-in has expired: sign in again to play.")
+    if status in (502, 503, 504):  # (a gateway: what was asked may have been done)
+        raise ServerFailed(f"The server {host} answers, but {http_error(response)}: try "
+                           "again in a moment.", status)
     if status >= 500:
         raise ServerFailed(f"The server {host} answers, but {http_error(response)}. Nothing "
-                           "was lost: try again.")
+                           "was lost: try again.", status)
     if isinstance(body, dict) and isinstance(body.get("message"), str):
         version = body.get("version")
         raise ActionRefused(str(body["message"]), str(body.get("error", "")), status,
                             version if isinstance(version, int) else None)
-    raise ActionRefused(f"the server answered HTTP {status}", "", status)
+    # (no lobby server's refusal: another server's error page, a wrong address say)
+    raise ServerFailed(f"The server {host} answers, but {http_error(response)}.", status)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QTimer
 
 from ..game.actions import Action
-from .errors import ActionRefused, LobbyError, ServerUnreachable, SignedOut
+from .errors import ActionRefused, LobbyError, ServerFailed, ServerUnreachable, SignedOut
 from .lobby_records import GameDetail, GameEvent
 from .online_follow import FollowedGame
 from .online_table import RETRY_DELAYS_MS, Outgoing
@@ -25,7 +25,8 @@ class OnlineGame(FollowedGame):
     The game's event stream is the truth: a snapshot first (or after falling too far behind),
     then numbered events; each change's last event carries the view after it. An action is
     sent with the version it was made against and an id of our own; after a dropped
-    connection it is sent again under the same id, so the server plays it exactly once.
+    connection, or a gateway's HTTP 502, 503 or 504 (the server behind it restarting or gone),
+    it is sent again under the same id, so the server plays it exactly once.
     `pending` stays true until the events it caused have arrived (from its answer or the
     stream, whichever comes first; events are applied once, in order, by number). After a
     rematch the source follows the players to the new game (`started` says so).
@@ -67,10 +68,12 @@ class OnlineGame(FollowedGame):
         out = self._outstanding.get(action_id)
         if out is None:
             return
-        if isinstance(error, ServerUnreachable) and out.tries < len(self._retry_ms):
+        gateway = isinstance(error, ServerFailed) and error.passing
+        if (gateway or isinstance(error, ServerUnreachable)) and out.tries < len(self._retry_ms):
             delay = self._retry_ms[out.tries]
             out.tries += 1
-            self.notice.emit("The connection dropped: sending your move again…")
+            self.notice.emit("The server is not answering just now: sending your move again…"
+                             if gateway else "The connection dropped: sending your move again…")
             QTimer.singleShot(delay, self, lambda: self._send(action_id))
             return
         del self._outstanding[action_id]
@@ -81,7 +84,7 @@ class OnlineGame(FollowedGame):
             message = ("The game moved on before your move arrived, so it was not played; "
                        "the table shows the game as it is now.")
             self._resync()
-        elif isinstance(error, ServerUnreachable):
+        elif gateway or isinstance(error, ServerUnreachable):
             message = (f"{error} Your move may not have been played: the table will show it "
                        "once the server answers again.")
         else:

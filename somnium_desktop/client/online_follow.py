@@ -92,7 +92,9 @@ class FollowedGame(GameOnTable):
         first = self._summary
         if isinstance(first, GameDetail):
             self._apply_snapshot(first)
-            self._open_stream(str(first.seq))
+            # after its events, and after no chat message: the chat said at the table before
+            # (a player who joins reads what was said while the table waited)
+            self._open_stream(f"{first.seq}.0")
         else:
             self._open_stream(None)
 

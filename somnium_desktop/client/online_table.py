@@ -19,7 +19,8 @@ from .source import TableSource
 from .sse import EventStream
 from .tasks import Generation, Operations
 
-RETRY_DELAYS_MS = (300, 1000, 2000, 4000, 8000)  # resending an action after a dropped connection
+# resending an action after a dropped connection or a gateway's 502-504
+RETRY_DELAYS_MS = (300, 1000, 2000, 4000, 8000)
 
 
 @dataclass

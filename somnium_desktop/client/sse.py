@@ -18,7 +18,15 @@ from typing import Any
 
 import requests
 
-from .answers import NO_HTTP, Misanswered, http_error, not_http, what_it_sent
+from .answers import (
+    NO_HTTP,
+    Misanswered,
+    http_error,
+    lobby_message,
+    not_http,
+    retry_after,
+    what_it_sent,
+)
 
 log = logging.getLogger("somnium_desktop.sse")
 
@@ -109,13 +117,7 @@ def _abort(response: requests.Response) -> None:
 
 
 def _refusal(response: requests.Response) -> str:
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if isinstance(body, dict) and isinstance(body.get("message"), str):
-        return str(body["message"])
-    return f"HTTP {response.status_code}"
+    return lobby_message(response) or f"HTTP {response.status_code}"
 
 
 class EventStream:
@@ -133,8 +135,8 @@ class EventStream:
     `on_event(event)` and `on_status(status, detail)` are called on the reader's thread;
     status is "connected", "reconnecting" (detail: why), "misanswered" (the server answers,
     but not with the stream: an HTTP error, a web page, no HTTP at all; detail: what it sent;
-    the reader tries again) or "failed" (detail: why; the reader has stopped). Nothing is
-    called after close().
+    the reader tries again, not before the Retry-After of a 429) or "failed" (detail: why;
+    the reader has stopped). Nothing is called after close().
     """
 
     def __init__(
@@ -205,7 +207,8 @@ class EventStream:
                         log.warning("%s: the server answers, but %s", self._thread.name, reason)
                         self._status("misanswered", reason)
                         failures += 1
-                        self._stop.wait(self._delay(failures))
+                        wait = error.wait if isinstance(error, Misanswered) else 0.0
+                        self._stop.wait(max(self._delay(failures), wait))
                         continue
                 except Exception as error:
                     if self._stop.is_set():  # closed under the read: whatever it raised
@@ -241,14 +244,17 @@ class EventStream:
         try:
             if self._stop.is_set():
                 return False
-            if response.status_code in (404, 410, 422):
-                raise StreamGone(_refusal(response))
+            # (a lobby server's own refusal: no such game; another server's "404 Not Found"
+            # page is no lobby server's answer, and is tried again like any misanswer)
+            gone = lobby_message(response) if response.status_code in (404, 410, 422) else ""
+            if gone:
+                raise StreamGone(gone)
             if response.status_code == 401:
                 if self._refused is not None:
                     self._refused(headers)
                 raise requests.HTTPError(f"the server answered {_refusal(response)}")
-            if response.status_code != 200:
-                raise Misanswered(http_error(response))
+            if response.status_code != 200:  # (a 429 is tried again after its Retry-After)
+                raise Misanswered(http_error(response), retry_after(response))
             if not response.headers.get("Content-Type", "").startswith("text/event-stream"):
                 raise Misanswered(what_it_sent(response, "the lobby's events"))
             self.connections += 1

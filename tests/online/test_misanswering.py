@@ -19,6 +19,7 @@ from tests.online.helpers import close_windows, open_window
 
 ANSWERS = {  # what the tiny server sends to every GET: status, content type, body
     "error": (500, "text/plain", b"Internal Server Error"),
+    "not found": (404, "text/html", b"<html><body>404 Not Found</body></html>"),
     "web page": (200, "text/html; charset=utf-8", b"<html><body>Welcome to nginx!</body></html>"),
     "garbage": (200, "application/octet-stream", b"\x00\x17garbage\xff"),
 }
@@ -67,7 +68,8 @@ def answering(request: pytest.FixtureRequest) -> Iterator[tuple[str, str]]:
     server.server_close()
 
 
-WORDS = {"error": "failed (HTTP 500", "web page": "a web page",
+WORDS = {"error": "failed (HTTP 500", "not found": "(HTTP 404 Not Found; is the address",
+         "web page": "a web page",
          "garbage": "application/octet-stream", "no http": "not HTTP"}
 
 

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from somnium_desktop.client.sse import EventStream, ServerEvent, SSEParser
-from tests.server.helpers import LiveServer, server_settings
+from tests.server.helpers import EventReader, LiveServer, server_settings
 
 from .helpers import play, seated_game
 
@@ -82,3 +82,47 @@ def test_the_reader_resumes_after_a_server_restart_and_misses_nothing(tmp_path: 
         stream.close()
         assert stream.join(5)
         (second or first).stop()
+
+
+def test_a_stream_refused_for_too_many_streams_waits_its_retry_after(tmp_path: Path) -> None:
+    """The server's per-address stream limit answers 429 with Retry-After: 5. The reader says
+    so in plain words (no "is the address right?") and waits that long before trying again."""
+    server = LiveServer(server_settings(tmp_path / "lobby.sqlite3", max_streams=1))
+    game_id, _players = seated_game(server)
+    hog = EventReader(f"{server.base}/lobby/events")  # the address's one stream
+    said: queue.Queue[tuple[float, str, str]] = queue.Queue()
+    stream = EventStream(
+        lambda: f"{server.base}/games/{game_id}/events", lambda event: None,
+        lambda status, detail: said.put((time.monotonic(), status, detail)),
+        read_timeout=3.0, backoff=(0.05,),
+    )
+    stream.start()
+    try:
+        at, status, detail = said.get(timeout=5)
+        assert status == "misanswered"
+        assert detail == ("it refuses more just now (HTTP 429 Too Many Requests: at most 1 "
+                          "event streams per client)")
+        hog.response.close()  # the slot is free again, but the reader was told to wait 5 s
+        again, status, _ = said.get(timeout=10)
+        assert status == "connected" and again - at >= 4.5
+        assert stream.connections == 1
+    finally:
+        stream.close()
+        assert stream.join(5)
+        server.stop()
+
+
+def test_a_game_the_server_does_not_know_is_given_up(tmp_path: Path) -> None:
+    """A lobby server's own 404 (its JSON refusal) ends the reader: no use trying again."""
+    server = LiveServer(server_settings(tmp_path / "lobby.sqlite3"))
+    said: queue.Queue[tuple[str, str]] = queue.Queue()
+    stream = EventStream(lambda: f"{server.base}/games/ZZZZZZZ/events", lambda event: None,
+                         lambda status, detail: said.put((status, detail)), backoff=(0.05,))
+    stream.start()
+    try:
+        status, detail = said.get(timeout=5)
+        assert status == "failed" and "ZZZZZZZ" in detail
+        assert stream.join(5) and stream.connections == 0
+    finally:
+        stream.close()
+        server.stop()
