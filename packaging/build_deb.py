@@ -15,8 +15,10 @@ on every user's PATH, as Debian policy wants for a game; the desktop entry, icon
 metainfo go where the desktop looks for them (/usr/share/applications, icons/hicolor,
 metainfo). Its dependencies are the system libraries the bundle declares
 (packaging/bundle/system-libraries.txt). Without --bundle it builds the bundle first
-(packaging/build_bundle.py). tests/packaging/test_deb.py installs it with apt,
-runs it, checks it with lintian and removes it.
+(packaging/build_bundle.py); a --bundle folder that is not a bundle, or whose `somnium
+--version` is not this checkout's release (the package's version), is refused.
+tests/packaging/test_deb.py installs it with apt, runs it, checks it with lintian and removes
+it.
 """
 
 from __future__ import annotations
@@ -188,10 +190,35 @@ def control(tree: Path, version: str) -> str:
     )
 
 
+def bundle_release(bundle: Path) -> str:
+    """The release the bundle folder holds, as its executable says (`somnium --version`).
+
+    Exits with the reason when `bundle` is not a bundle folder (e.g. dist/ rather than
+    dist/somnium/), whose package would install a /usr/games/somnium that cannot start.
+    """
+    executable = bundle / PACKAGE
+    if not (executable.is_file() and os.access(executable, os.X_OK)
+            and (bundle / "_internal").is_dir()):
+        raise SystemExit(f"{bundle} is not a bundle folder: it needs the executable {PACKAGE} "
+                         "beside _internal/ (packaging/build_bundle.py writes dist/somnium/)")
+    said = subprocess.run([str(executable), "--version"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    words = said.stdout.split()
+    if said.returncode != 0 or len(words) != 2 or words[0] != PACKAGE:
+        raise SystemExit(f"{executable} --version failed (status {said.returncode}): "
+                         f"{(said.stdout + said.stderr).strip()[-500:]}")
+    return words[1]
+
+
 def build(bundle: Path, out: Path) -> Path:
     """Build the package from the bundle folder; returns the .deb's path."""
     if shutil.which("dpkg-deb") is None:
         raise SystemExit("dpkg-deb is missing: apt-get install dpkg")
+    # The package's version is this checkout's: the bundle must hold that very release.
+    release = bundle_release(bundle)
+    if release != __version__:
+        raise SystemExit(f"{bundle} holds somnium {release}, but this checkout is "
+                         f"{__version__}: build the bundle again (packaging/build_bundle.py)")
     when = datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or
                                   (ROOT / "CHANGELOG.md").stat().st_mtime, UTC)
     out.mkdir(parents=True, exist_ok=True)
