@@ -14,9 +14,12 @@ machine: dh_strip's and lintian's rules); `somnium` and `somnium-server` go into
 on every user's PATH, as Debian policy wants for a game; the desktop entry, icons and
 metainfo go where the desktop looks for them (/usr/share/applications, icons/hicolor,
 metainfo). Its dependencies are the system libraries the bundle declares
-(packaging/bundle/system-libraries.txt). Without --bundle it builds the bundle first
-(packaging/build_bundle.py). tests/packaging/test_deb.py installs it with apt,
-runs it, checks it with lintian and removes it.
+(packaging/bundle/system-libraries.txt), with libc6 at least as new as the glibc the bundle's
+files ask for (the build machine's, as dpkg-shlibdeps would find). Without --bundle it builds
+the bundle first (packaging/build_bundle.py); a --bundle folder that is not a bundle, or
+whose `somnium --version` is not this checkout's release (the package's version), is refused.
+tests/packaging/test_deb.py installs it with apt, runs it, checks it with lintian and removes
+it.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +37,7 @@ import tempfile
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -124,6 +130,38 @@ def system_packages() -> tuple[list[str], list[str], list[str]]:
     return depends, recommends, [p for p in packages if p not in REQUIRED + RECOMMENDED]
 
 
+def _bundle_libraries() -> ModuleType:
+    """packaging/bundle/libraries.py, the bundle's own reading of its libraries (by path:
+    packaging/ is a folder, not a package)."""
+    path = ROOT / "packaging" / "bundle" / "libraries.py"
+    spec = importlib.util.spec_from_file_location("_bundle_libraries", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def glibc_needed(files: list[Path]) -> str | None:
+    """The newest GLIBC_x.y symbol version any of the ELF `files` asks libc6's libraries for
+    (readelf's version needs), as dpkg-shlibdeps would find it; None when none asks."""
+    declared = _bundle_libraries().system_libraries()
+    libc = {soname for soname, package in declared.items() if package == "libc6"}
+    newest: tuple[int, ...] | None = None
+    for path in files:
+        listing = subprocess.run(["readelf", "--version-info", "--wide", str(path)],
+                                 capture_output=True, text=True, check=True, timeout=60).stdout
+        from_libc = False
+        for line in listing.splitlines():
+            if (needs := re.search(r"\bFile: (\S+)", line)) is not None:
+                from_libc = needs[1] in libc
+            elif from_libc and (name := re.search(r"\bName: GLIBC_(\d+(?:\.\d+)+)\s",
+                                                  line + " ")) is not None:
+                version = tuple(int(part) for part in name[1].split("."))
+                newest = version if newest is None else max(newest, version)
+    return None if newest is None else ".".join(map(str, newest))
+
+
 def changelog_entry(version: str, when: datetime) -> str:
     """The Debian changelog (one entry: the packaged upstream release)."""
     return (
@@ -172,6 +210,13 @@ def control(tree: Path, version: str) -> str:
     """The package's control file, with its installed size."""
     size = sum(path.lstat().st_size for path in tree.rglob("*") if not path.is_dir())
     depends, recommends, suggests = system_packages()
+    # The bundle starts only on a glibc as new as the build machine's: say so, or apt installs
+    # it on an older system where it cannot start ("version `GLIBC_2.3x' not found").
+    library = tree / LIBRARY_DIR
+    elf = [library / PACKAGE, *_bundle_libraries().shared_objects(library / "_internal")]
+    glibc = glibc_needed(elf)
+    if glibc is not None:
+        depends = [f"libc6 (>= {glibc})" if name == "libc6" else name for name in depends]
     return (
         f"Package: {PACKAGE}\n"
         f"Version: {version}\n"
@@ -188,10 +233,35 @@ def control(tree: Path, version: str) -> str:
     )
 
 
+def bundle_release(bundle: Path) -> str:
+    """The release the bundle folder holds, as its executable says (`somnium --version`).
+
+    Exits with the reason when `bundle` is not a bundle folder (e.g. dist/ rather than
+    dist/somnium/), whose package would install a /usr/games/somnium that cannot start.
+    """
+    executable = bundle / PACKAGE
+    if not (executable.is_file() and os.access(executable, os.X_OK)
+            and (bundle / "_internal").is_dir()):
+        raise SystemExit(f"{bundle} is not a bundle folder: it needs the executable {PACKAGE} "
+                         "beside _internal/ (packaging/build_bundle.py writes dist/somnium/)")
+    said = subprocess.run([str(executable), "--version"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    words = said.stdout.split()
+    if said.returncode != 0 or len(words) != 2 or words[0] != PACKAGE:
+        raise SystemExit(f"{executable} --version failed (status {said.returncode}): "
+                         f"{(said.stdout + said.stderr).strip()[-500:]}")
+    return words[1]
+
+
 def build(bundle: Path, out: Path) -> Path:
     """Build the package from the bundle folder; returns the .deb's path."""
     if shutil.which("dpkg-deb") is None:
         raise SystemExit("dpkg-deb is missing: apt-get install dpkg")
+    # The package's version is this checkout's: the bundle must hold that very release.
+    release = bundle_release(bundle)
+    if release != __version__:
+        raise SystemExit(f"{bundle} holds somnium {release}, but this checkout is "
+                         f"{__version__}: build the bundle again (packaging/build_bundle.py)")
     when = datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or
                                   (ROOT / "CHANGELOG.md").stat().st_mtime, UTC)
     out.mkdir(parents=True, exist_ok=True)

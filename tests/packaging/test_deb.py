@@ -62,6 +62,7 @@ def test_the_debian_package_installs_runs_and_leaves_nothing_behind(
     control = _run("dpkg-deb", "--field", deb).stdout
     assert f"\nHomepage: {HOMEPAGE}\n" in control and "\nSection: games\n" in control
     assert re.search(r"^Depends: .*\blibgl1\b.*\bfontconfig-config\b", control, re.M)
+    assert re.search(r"^Depends: libc6 \(>= 2\.\d+\), ", control, re.M)  # not older glibc
     # GTK only for Qt's GTK theme: suggested, so apt does not pull it in by default.
     assert re.search(r"^Suggests: libgtk-3-0\b", control, re.M)
     assert not re.search(r"^(Depends|Recommends): .*gtk", control, re.M)
