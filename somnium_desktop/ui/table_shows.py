@@ -205,6 +205,10 @@ class TableShows(TableFrame):
         if source is None:
             return
         self.shown = view
+        if view.over or view.turn != source.my_seat:
+            # A key kept while our cards moved was for a turn that is over: it must not wait
+            # (behind the opponent's cards) and then play on our next turn.
+            self.queued.clear()
         self.phase.fire(TablePhaseEvent.ENDED if view.over else TablePhaseEvent.WATCHED
                         if source.read_only else TablePhaseEvent.PLAYED)
         over = self.phase.state is TablePhase.OVER

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.game import FOOL, Suit
-from somnium_desktop.game.events import CardStolen
+from somnium_desktop.game.events import CardDrawn, CardStolen
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.scene import STEAL_KEYS
 from somnium_desktop.ui.settings import Settings
@@ -78,6 +78,31 @@ def test_a_steal_key_pressed_while_the_fool_flies_is_played(
     QTest.keyClick(table.view, Qt.Key.Key_2)  # Suns, at once (on the table): kept, played
     qtbot.waitUntil(lambda: any(isinstance(e, CardStolen) for e in events))
     assert [e for e in events if isinstance(e, CardStolen)] == [CardStolen(0, 1, c(Suit.SUNS, 4))]
+
+
+def test_a_draw_pressed_while_ones_turn_busts_is_not_played_on_the_next_turn(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    # The player's second card busts; the computer draws two cards, its second busts too,
+    # and the turn comes back: all while the bust's D was less than two seconds old.
+    deck = [c(Suit.ANGELS, 3), c(Suit.ANGELS, 4), c(Suit.SUNS, 3), c(Suit.SUNS, 4)]
+    table.scene.set_motion(False, 4.0)  # cards move, quickly
+    game = start(table, stacked(deck, first=0), keep=5, pace_ms=20)
+    events = record(game)
+    wait_for_input(qtbot, table)
+    activate(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)  # Angels 4: a bust, and the turn passes
+    assert table.scene.busy
+    QTest.keyClick(table, Qt.Key.Key_D)  # pressed again while the bust plays out
+    qtbot.waitUntil(lambda: sum(isinstance(e, CardDrawn) for e in events) == 4, timeout=3000)
+    wait_for_input(qtbot, table)
+    qtbot.wait(200)
+    view = game.view
+    assert view.turn == 0 and view.table == ()  # the new turn: nothing drawn for the player
+    assert sum(isinstance(e, CardDrawn) for e in events) == 4
+    assert table.draw_action.isEnabled()
 
 
 def test_keys_typed_at_start_up_go_to_the_table(qtbot: QtBot, settings: Settings) -> None:
