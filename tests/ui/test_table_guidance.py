@@ -80,6 +80,26 @@ def test_a_steal_key_pressed_while_the_fool_flies_is_played(
     assert [e for e in events if isinstance(e, CardStolen)] == [CardStolen(0, 1, c(Suit.SUNS, 4))]
 
 
+def test_a_number_pad_key_pressed_while_the_fool_flies_is_played(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    """The number pad steals as the number row does (Qt's shortcuts take either), also while
+    the Fool still flies: then its key is kept as well."""
+    state = stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4), c(Suit.CUPS, 5), FOOL], first=0)
+    game = start(table, state)
+    events = record(game)
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    QTest.keyClick(table, Qt.Key.Key_E)
+    wait_for_input(qtbot, table)
+    table.scene.set_motion(False, 1.0)  # the Fool flies, then pauses
+    QTest.keyClick(table, Qt.Key.Key_D)
+    assert table.scene.busy and not table.stealing()
+    QTest.keyClick(table.view, Qt.Key.Key_4, Qt.KeyboardModifier.KeypadModifier)  # Cups
+    qtbot.waitUntil(lambda: any(isinstance(e, CardStolen) for e in events))
+    assert [e for e in events if isinstance(e, CardStolen)] == [CardStolen(0, 1, c(Suit.CUPS, 5))]
+
+
 def test_a_draw_pressed_while_ones_turn_busts_is_not_played_on_the_next_turn(
     qtbot: QtBot, table: TableWidget
 ) -> None:
