@@ -3,7 +3,7 @@ legal, keys pressed during a move kept, the focus on the table from the start.""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -60,6 +60,35 @@ def test_the_status_offers_only_a_draw_on_an_empty_table(qtbot: QtBot, table: Ta
     wait_for_input(qtbot, table)
     assert table.draw_action.isEnabled() and not table.end_turn_action.isEnabled()
     assert "(E)" not in table.status.text() and "draw a card (D)" in table.status.text()
+
+
+def test_the_status_line_never_blanks_while_ones_cards_move(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    table.scene.set_motion(False, 1.0)  # cards move, as by default
+    start(table, stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4)], first=0), pace_ms=300)
+    wait_for_input(qtbot, table)
+    said: list[str] = []
+
+    def follow() -> None:
+        if not said or said[-1] != table.status.text():
+            said.append(table.status.text())
+
+    watch = QTimer()
+    watch.timeout.connect(follow)
+    watch.start(5)
+    follow()
+    QTest.keyClick(table, Qt.Key.Key_D)
+    assert table.scene.busy
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_E)  # the table flies to the bank, then the computer plays
+    qtbot.waitUntil(lambda: "is playing" in table.status.text(), timeout=3000)
+    watch.stop()
+    follow()
+    assert "" not in said
+    assert said == ["Your turn: draw a card (D).",
+                    "Your turn: draw (D), or end your turn (E) to bank the table.",
+                    "Computer is playing…"]
 
 
 def test_a_steal_key_pressed_while_the_fool_flies_is_played(
