@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from PySide6.QtCore import QKeyCombination, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 
 KEPT_S = 2.0  # seconds: a key older than this when the table is ready again is let go
@@ -26,13 +27,18 @@ class QueuedKey:
         return self.action is not None
 
     def offer(self, event: QKeyEvent) -> bool:
-        """Keep the action whose shortcut `event` is; False if it is none of theirs."""
+        """Keep the action whose shortcut `event` is; False if it is none of theirs. A key of
+        the number pad counts as its twin of the main keyboard, as for Qt's own shortcuts."""
         if event.isAutoRepeat():
             return False
-        pressed = QKeySequence(event.keyCombination())
+        keypad = Qt.KeyboardModifier.KeypadModifier
+        pressed = [QKeySequence(event.keyCombination())]
+        if event.modifiers() & keypad:
+            plain = QKeyCombination(event.modifiers() & ~keypad, Qt.Key(event.key()))
+            pressed.append(QKeySequence(plain))
         for action in self.actions:
-            if any(key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch
-                   for key in action.shortcuts()):
+            if any(key.matches(seq) == QKeySequence.SequenceMatch.ExactMatch
+                   for key in action.shortcuts() for seq in pressed):
                 self.action, self._at = action, time.monotonic()
                 return True
         return False

@@ -178,6 +178,8 @@ class TableWidget(TableShows):
         source, view = self.source, self.shown
         if source is None or view is None:
             return
+        if self._catching_up():
+            return  # our cards still move: the line says what it said until they are in place
         self._told_last = False
         self.status.setProperty("error", False)
         repolish(self.status)

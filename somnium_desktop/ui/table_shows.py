@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import SignalInstance
 
-from ..client.describe import Speaker, result_title
+from ..client.describe import Speaker, count_phrase, result_title
 from ..client.lifecycles import TablePhase, TablePhaseEvent
 from ..client.ratings import change_text
 from ..client.source import TableSource
@@ -205,6 +205,10 @@ class TableShows(TableFrame):
         if source is None:
             return
         self.shown = view
+        if view.over or view.turn != source.my_seat:
+            # A key kept while our cards moved was for a turn that is over: it must not wait
+            # (behind the opponent's cards) and then play on our next turn.
+            self.queued.clear()
         self.phase.fire(TablePhaseEvent.ENDED if view.over else TablePhaseEvent.WATCHED
                         if source.read_only else TablePhaseEvent.PLAYED)
         over = self.phase.state is TablePhase.OVER
@@ -285,6 +289,7 @@ class TableShows(TableFrame):
         table = ", ".join(card.label for card in view.table) or "nothing"
         return (
             f"{names[0]} {view.scores[0]} points, {names[1]} {view.scores[1]} points. "
-            f"On the table: {table}. {view.deck_count} cards in the deck, "
-            f"{view.fools_left} Fools, Death {'still in' if view.death_left else 'gone'}."
+            f"On the table: {table}. {count_phrase(view.deck_count, 'card')} in the deck, "
+            f"{count_phrase(view.fools_left, 'Fool')}, "
+            f"Death {'still in' if view.death_left else 'gone'}."
         )

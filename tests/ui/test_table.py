@@ -18,7 +18,7 @@ from somnium_desktop.game import FOOL, Card, Draw, EndTurn, Event, GameState, Su
 from somnium_desktop.game.events import CardDrawn, CardStolen, GameEnded
 from somnium_desktop.ui.table import TableWidget
 from tests.client.helpers import PlainBot
-from tests.game_helpers import c, stacked
+from tests.game_helpers import c, position, stacked
 from tests.ui.driver import activate, click_suit, play_to_the_end, wait_for_input
 
 
@@ -300,6 +300,14 @@ def test_header_and_accessible_names(qtbot: QtBot, table: TableWidget) -> None:
                    table.game_over.close_button):
         assert widget.accessibleName(), widget
     assert not table.watching.isVisible()
+
+
+def test_the_tables_description_counts_in_words(qtbot: QtBot, table: TableWidget) -> None:
+    """One card and one Fool left are said as such to a screen reader (not "1 cards")."""
+    start(table, position([FOOL], table=[c(Suit.ANGELS, 3)], turn=0))
+    wait_for_input(qtbot, table)
+    described = table.view.accessibleDescription()
+    assert "On the table: Angels 3. 1 card in the deck, 1 Fool, Death gone." in described
 
 
 def test_the_first_draw_is_logged_with_its_card(qtbot: QtBot, table: TableWidget) -> None:

@@ -3,13 +3,13 @@ legal, keys pressed during a move kept, the focus on the table from the start.""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.game import FOOL, Suit
-from somnium_desktop.game.events import CardStolen
+from somnium_desktop.game.events import CardDrawn, CardStolen
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.scene import STEAL_KEYS
 from somnium_desktop.ui.settings import Settings
@@ -62,6 +62,35 @@ def test_the_status_offers_only_a_draw_on_an_empty_table(qtbot: QtBot, table: Ta
     assert "(E)" not in table.status.text() and "draw a card (D)" in table.status.text()
 
 
+def test_the_status_line_never_blanks_while_ones_cards_move(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    table.scene.set_motion(False, 1.0)  # cards move, as by default
+    start(table, stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4)], first=0), pace_ms=300)
+    wait_for_input(qtbot, table)
+    said: list[str] = []
+
+    def follow() -> None:
+        if not said or said[-1] != table.status.text():
+            said.append(table.status.text())
+
+    watch = QTimer()
+    watch.timeout.connect(follow)
+    watch.start(5)
+    follow()
+    QTest.keyClick(table, Qt.Key.Key_D)
+    assert table.scene.busy
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_E)  # the table flies to the bank, then the computer plays
+    qtbot.waitUntil(lambda: "is playing" in table.status.text(), timeout=3000)
+    watch.stop()
+    follow()
+    assert "" not in said
+    assert said == ["Your turn: draw a card (D).",
+                    "Your turn: draw (D), or end your turn (E) to bank the table.",
+                    "Computer is playing…"]
+
+
 def test_a_steal_key_pressed_while_the_fool_flies_is_played(
     qtbot: QtBot, table: TableWidget
 ) -> None:
@@ -78,6 +107,51 @@ def test_a_steal_key_pressed_while_the_fool_flies_is_played(
     QTest.keyClick(table.view, Qt.Key.Key_2)  # Suns, at once (on the table): kept, played
     qtbot.waitUntil(lambda: any(isinstance(e, CardStolen) for e in events))
     assert [e for e in events if isinstance(e, CardStolen)] == [CardStolen(0, 1, c(Suit.SUNS, 4))]
+
+
+def test_a_number_pad_key_pressed_while_the_fool_flies_is_played(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    """The number pad steals as the number row does (Qt's shortcuts take either), also while
+    the Fool still flies: then its key is kept as well."""
+    state = stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4), c(Suit.CUPS, 5), FOOL], first=0)
+    game = start(table, state)
+    events = record(game)
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    QTest.keyClick(table, Qt.Key.Key_E)
+    wait_for_input(qtbot, table)
+    table.scene.set_motion(False, 1.0)  # the Fool flies, then pauses
+    QTest.keyClick(table, Qt.Key.Key_D)
+    assert table.scene.busy and not table.stealing()
+    QTest.keyClick(table.view, Qt.Key.Key_4, Qt.KeyboardModifier.KeypadModifier)  # Cups
+    qtbot.waitUntil(lambda: any(isinstance(e, CardStolen) for e in events))
+    assert [e for e in events if isinstance(e, CardStolen)] == [CardStolen(0, 1, c(Suit.CUPS, 5))]
+
+
+def test_a_draw_pressed_while_ones_turn_busts_is_not_played_on_the_next_turn(
+    qtbot: QtBot, table: TableWidget
+) -> None:
+    # The player's second card busts; the computer draws two cards, its second busts too,
+    # and the turn comes back: all while the bust's D was less than two seconds old.
+    deck = [c(Suit.ANGELS, 3), c(Suit.ANGELS, 4), c(Suit.SUNS, 3), c(Suit.SUNS, 4)]
+    table.scene.set_motion(False, 4.0)  # cards move, quickly
+    game = start(table, stacked(deck, first=0), keep=5, pace_ms=20)
+    events = record(game)
+    wait_for_input(qtbot, table)
+    activate(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)
+    wait_for_input(qtbot, table)
+    QTest.keyClick(table, Qt.Key.Key_D)  # Angels 4: a bust, and the turn passes
+    assert table.scene.busy
+    QTest.keyClick(table, Qt.Key.Key_D)  # pressed again while the bust plays out
+    qtbot.waitUntil(lambda: sum(isinstance(e, CardDrawn) for e in events) == 4, timeout=3000)
+    wait_for_input(qtbot, table)
+    qtbot.wait(200)
+    view = game.view
+    assert view.turn == 0 and view.table == ()  # the new turn: nothing drawn for the player
+    assert sum(isinstance(e, CardDrawn) for e in events) == 4
+    assert table.draw_action.isEnabled()
 
 
 def test_keys_typed_at_start_up_go_to_the_table(qtbot: QtBot, settings: Settings) -> None:
