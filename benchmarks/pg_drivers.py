@@ -25,6 +25,8 @@ from typing import Any
 import orjson
 import uvloop
 
+from benchmarks.ranks import percentile
+
 SCHEMA = """
     DROP TABLE IF EXISTS bench_events, bench_actions, bench_games;
     CREATE TABLE bench_games (id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL,
@@ -163,7 +165,7 @@ def _report(name: str, shape: str, games: int, runs: list[tuple[list[float], flo
     latencies = sorted(x for lat, _ in runs for x in lat)
     rates = [len(lat) / elapsed for lat, elapsed in runs]
     p50 = statistics.median(latencies) * 1000
-    p99 = latencies[int(len(latencies) * 0.99)] * 1000
+    p99 = percentile(latencies, 0.99) * 1000
     print(f"{name:8} {shape:13} games={games:3}  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
           f"{statistics.median(rates):7.0f} commits/s (rounds: "
           f"{', '.join(f'{r:.0f}' for r in rates)})")
