@@ -14,6 +14,7 @@ Target: p95 under 2 s (docs/targets.md).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import time
 from collections import Counter
@@ -46,8 +47,12 @@ def game(number: int, pair: tuple[str, str]) -> tuple[GameState, list[tuple[int,
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The q-quantile by nearest rank (as benchmarks/ranks.py; this script runs as a file)."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    if not ordered:
+        return 0.0
+    rank = math.ceil(round(q * len(ordered), 9))  # nearest rank (0.07 * 100 is 7.000000000000001)
+    return ordered[min(len(ordered), max(1, rank)) - 1]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -175,8 +175,12 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The q-quantile by nearest rank (as benchmarks/ranks.py; this script runs as a file)."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+    if not ordered:
+        return 0.0
+    rank = math.ceil(round(q * len(ordered), 9))  # nearest rank (0.07 * 100 is 7.000000000000001)
+    return ordered[min(len(ordered), max(1, rank)) - 1]
 
 
 def report(pair: tuple[str, str], tally: Tally, seconds: float) -> str:

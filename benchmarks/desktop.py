@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import os
 import shutil
 import statistics
@@ -241,6 +242,15 @@ def measure_frames(env: dict[str, str], seconds: float, base: Path) -> dict[str,
     return last_json(done.stdout)
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile by nearest rank (as benchmarks/ranks.py; this script runs as a file)."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    rank = math.ceil(round(q * len(ordered), 9))  # nearest rank (0.07 * 100 is 7.000000000000001)
+    return ordered[min(len(ordered), max(1, rank)) - 1]
+
+
 def child_frames(seconds: float) -> None:
     """In a child: the real main window, all 54 cards dancing; print frame interval figures."""
     from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
@@ -280,15 +290,12 @@ def child_frames(seconds: float) -> None:
     viewport.removeEventFilter(paints)
     window.close()
 
-    def pct(p: float) -> float:
-        return intervals[min(len(intervals) - 1, int(p / 100 * len(intervals)))]
-
     print(json.dumps({
         "frames": len(stamps),
         "fps": round(len(stamps) / seconds, 1),
-        "p50_ms": round(pct(50), 2),
-        "p90_ms": round(pct(90), 2),
-        "p99_ms": round(pct(99), 2),
+        "p50_ms": round(percentile(intervals, 0.50), 2),
+        "p90_ms": round(percentile(intervals, 0.90), 2),
+        "p99_ms": round(percentile(intervals, 0.99), 2),
         "max_ms": round(intervals[-1], 2),
         "rss_mb": round(rss_kb() / 1024, 1),
         "view": f"{viewport.width()}x{viewport.height()}",

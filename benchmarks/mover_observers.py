@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.ranks import percentile
 from somnium_server.signin.sessions import issue_session
 from somnium_server.storage.sqlite import SQLiteStorage
 
@@ -185,8 +186,7 @@ class Figures:
 
     def line(self) -> str:
         def ms(values: list[float], q: float) -> float:
-            ordered = sorted(values)
-            return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+            return 1000 * percentile(values, q)
 
         spread = (f"; answer -> first observer min {ms(self.ahead, 0.0):.2f} ms, p50 "
                   f"{ms(self.ahead, 0.5):.2f} ms; answer -> last observer p50 "

@@ -15,6 +15,8 @@ import time
 
 import psycopg
 
+from benchmarks.ranks import percentile
+
 CHANNEL = "somnium_latency"
 
 
@@ -46,7 +48,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=500)
     args = parser.parse_args()
     delays = sorted(asyncio.run(measure(args.url, args.count)))
-    p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))]
+    p99 = percentile(delays, 0.99)
     print(f"NOTIFY -> delivery, {len(delays)} notices: p50 {statistics.median(delays):.2f} ms, "
           f"p99 {p99:.2f} ms, max {delays[-1]:.2f} ms")
 

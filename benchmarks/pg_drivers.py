@@ -25,6 +25,8 @@ from typing import Any
 import orjson
 import uvloop
 
+from benchmarks.ranks import percentile
+
 SCHEMA = """
     DROP TABLE IF EXISTS bench_events, bench_actions, bench_games;
     CREATE TABLE bench_games (id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL,
@@ -64,8 +66,13 @@ def _marks(sql: str, style: str) -> str:
     return sql.format(*marks)
 
 
-async def _play(commit: Commit, games: int, commits: int) -> list[float]:
-    """Every game's commits in turn, the games at once; each commit's latency in seconds."""
+Played = tuple[list[float], float]  # each commit's latency, and the time all of them took
+
+
+async def _play(commit: Commit, games: int, commits: int) -> Played:
+    """Every game's commits in turn, the games at once: each commit's latency, and the wall
+    time of the commits alone (the pool's connections are open before, and not counted), in
+    seconds."""
     latencies: list[float] = []
 
     async def one_game(game: int) -> None:
@@ -74,11 +81,12 @@ async def _play(commit: Commit, games: int, commits: int) -> list[float]:
             await commit(f"g{game}", version)
             latencies.append(time.perf_counter() - started)
 
+    began = time.perf_counter()
     await asyncio.gather(*(one_game(g) for g in range(games)))
-    return latencies
+    return latencies, time.perf_counter() - began
 
 
-async def _psycopg(url: str, games: int, commits: int, single: bool) -> list[float]:
+async def _psycopg(url: str, games: int, commits: int, single: bool) -> Played:
     from psycopg_pool import AsyncConnectionPool
 
     update, event, action, one = (_marks(s, "psycopg") for s in (UPDATE, EVENT, ACTION, ONE))
@@ -116,7 +124,7 @@ async def _psycopg(url: str, games: int, commits: int, single: bool) -> list[flo
         return await _play(commit, games, commits)
 
 
-async def _asyncpg(url: str, games: int, commits: int, single: bool) -> list[float]:
+async def _asyncpg(url: str, games: int, commits: int, single: bool) -> Played:
     import asyncpg
 
     update, event, action, one = (_marks(s, "asyncpg") for s in (UPDATE, EVENT, ACTION, ONE))
@@ -153,7 +161,7 @@ async def _asyncpg(url: str, games: int, commits: int, single: bool) -> list[flo
         await pool.close()
 
 
-DRIVERS: dict[str, Callable[[str, int, int, bool], Awaitable[list[float]]]] = {
+DRIVERS: dict[str, Callable[[str, int, int, bool], Awaitable[Played]]] = {
     "psycopg": _psycopg, "asyncpg": _asyncpg,
 }
 SHAPES = {"transaction": False, "one statement": True}
@@ -163,7 +171,7 @@ def _report(name: str, shape: str, games: int, runs: list[tuple[list[float], flo
     latencies = sorted(x for lat, _ in runs for x in lat)
     rates = [len(lat) / elapsed for lat, elapsed in runs]
     p50 = statistics.median(latencies) * 1000
-    p99 = latencies[int(len(latencies) * 0.99)] * 1000
+    p99 = percentile(latencies, 0.99) * 1000
     print(f"{name:8} {shape:13} games={games:3}  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
           f"{statistics.median(rates):7.0f} commits/s (rounds: "
           f"{', '.join(f'{r:.0f}' for r in rates)})")
@@ -186,9 +194,8 @@ async def _measure(
         }
         for _ in range(rounds):
             for name, shape in results:
-                started = time.perf_counter()
-                latencies = await DRIVERS[name](url, games, commits, SHAPES[shape])
-                results[name, shape].append((latencies, time.perf_counter() - started))
+                results[name, shape].append(await DRIVERS[name](url, games, commits,
+                                                                SHAPES[shape]))
         for (name, shape), runs in results.items():
             _report(name, shape, games, runs)
 

@@ -10,6 +10,7 @@ the total, each solve's p50/p99/max, and how many finished within the node budge
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -40,8 +41,12 @@ def solves(games: int) -> list[tuple[Position, bool]]:
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The q-quantile by nearest rank (as benchmarks/ranks.py; this script runs as a file)."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    if not ordered:
+        return 0.0
+    rank = math.ceil(round(q * len(ordered), 9))  # nearest rank (0.07 * 100 is 7.000000000000001)
+    return ordered[min(len(ordered), max(1, rank)) - 1]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..ranks import percentile
 from .players import Phase, Run
 
 COLUMNS = ("scenario", "actions/s", "round trip ms p50 / p95 / p99 / max",
@@ -14,17 +15,13 @@ COLUMNS = ("scenario", "actions/s", "round trip ms p50 / p95 / p99 / max",
            "CPU % of a core: server / load generator")  # players + observers
 
 
-def quantile(ordered: list[float], q: float) -> float:
-    """The q-quantile of sorted samples, in milliseconds (nearest rank)."""
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-
-
 def spread(samples: Iterable[float], quantiles: tuple[float, ...]) -> str:
-    """Quantiles (1.0 is the maximum) in ms, joined with ' / '; '-' without samples."""
+    """Quantiles (nearest rank; 1.0 is the maximum) in ms, joined with ' / '; '-' without
+    samples."""
     ordered = sorted(samples)
     if not ordered:
         return "-"
-    return " / ".join(f"{quantile(ordered, q):.1f}" for q in quantiles)
+    return " / ".join(f"{percentile(ordered, q) * 1000:.1f}" for q in quantiles)
 
 
 @dataclass
