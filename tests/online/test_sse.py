@@ -103,8 +103,13 @@ def test_a_stream_refused_for_too_many_streams_waits_its_retry_after(tmp_path: P
         assert detail == ("it refuses more just now (HTTP 429 Too Many Requests: at most 1 "
                           "event streams per client)")
         hog.response.close()  # the slot is free again, but the reader was told to wait 5 s
-        again, status, _ = said.get(timeout=10)
-        assert status == "connected" and again - at >= 4.5
+        # (the 429's kept-alive connection may be closed by the server just as the wait ends:
+        # a "reconnecting" then is fine, an earlier try is not)
+        seen: list[tuple[float, str, str]] = []
+        while not seen or seen[-1][1] != "connected":
+            seen.append(said.get(timeout=10))
+        assert all(when - at >= 4.5 for when, _status, _detail in seen), seen
+        assert all(status != "misanswered" for _when, status, _detail in seen), seen
         assert stream.connections == 1
     finally:
         stream.close()
