@@ -15,6 +15,7 @@ from starlette.types import ASGIApp
 from somnium_server.config import Settings, load_settings
 from somnium_server.context import context_of
 from somnium_server.logs import log_to_stderr, uvicorn_log_config
+from somnium_server.private import keep_files_private
 from somnium_server.storage import DatabaseUnavailable
 
 # Container objects allocated (net) between young collections; Python's default is 700. The
@@ -88,6 +89,7 @@ def collect_less() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    keep_files_private()  # the SQLite file and its folder: the games and decks' order
     settings = load_settings(argv)
     log_to_stderr(settings.log_level)
     _raise_file_limit()

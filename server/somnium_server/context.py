@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import math
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.requests import Request  # FastAPI's, read at run time by its dependencies
@@ -23,6 +23,7 @@ from somnium_server.play.computer import Computers
 from somnium_server.play.games import GameService
 from somnium_server.play.lobby import Lobby
 from somnium_server.signin.config import check_local_accounts
+from somnium_server.signin.refused import RefusedTokens
 from somnium_server.signin.sessions import sweep, user_for_token
 from somnium_server.storage import Storage, User
 from somnium_server.storage.backend import open_storage
@@ -38,6 +39,7 @@ class ServerContext:
     limits: dict[str, RateLimiter]
     chat: ChatService
     analyses: AnalysisService
+    refused: RefusedTokens = field(default_factory=RefusedTokens)  # tokens lately unknown
 
 
 def build_context(
@@ -144,22 +146,22 @@ async def stream_user(request: Request) -> User | None:
     token = bearer_token(request)
     if token is None:
         return None
-    return await signed_in(server_context(request).storage, token)
+    return await signed_in(server_context(request), token)
 
 
 async def current_user(request: Request) -> User:
     """The signed-in user; 401 without a valid, unexpired session. Usable with Depends too."""
-    return await signed_in(server_context(request).storage, bearer_token(request))
+    return await signed_in(server_context(request), bearer_token(request))
 
 
-async def signed_in(storage: Storage, token: str | None) -> User:
+async def signed_in(ctx: ServerContext, token: str | None) -> User:
     """The user `token` signs in as; 401 without a valid, unexpired session."""
     if token is None:
         raise ApiError(
             401, "no_session", "sign in first: send Authorization: Bearer <token>",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    user = await user_for_token(storage, token)
+    user = await user_for_token(ctx.storage, token, ctx.refused)
     if user is None:
         raise ApiError(
             401, "invalid_session", "the session is unknown or has expired: sign in again",

@@ -3,7 +3,8 @@
 It listens on 127.0.0.1 and a free port, keeps its SQLite file in the data directory it is
 given and offers local accounts (a name only). One runs per data directory: it holds an
 exclusive lock on `server.lock` while it lives and writes `server.json` (port, pid) once it
-listens, so every app instance on this computer finds and shares it.
+listens, so every app instance on this computer finds and shares it. The data directory is
+made (or made again) 0700 and the files it makes there 0600: only this user reads the games.
 
 The app that started it keeps its standard input open; when that closes (the app quit or
 died), the server stays while other app instances still have event streams open, and exits
@@ -22,6 +23,8 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
+
+from somnium_server.private import keep_files_private, private_folder
 
 if TYPE_CHECKING:
     from somnium_server.config import Settings
@@ -98,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keepalive", type=float, default=15.0)
     args = parser.parse_args(argv)
     data_dir: Path = args.data_dir
-    data_dir.mkdir(parents=True, exist_ok=True)
+    keep_files_private()
+    private_folder(data_dir, tighten=True)  # games, decks' order, sign-ins: this user's only
     held = lock(data_dir / LOCK_FILE)  # first: a second server gives up before its imports
     if held is None:
         print(json.dumps({"running": True}), flush=True)

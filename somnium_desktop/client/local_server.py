@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import queue
 import socket
 import subprocess
@@ -33,6 +34,8 @@ LOG_FILE = "server.log"
 START_TIMEOUT = 60.0
 FIRST_RETRY = 2.0  # seconds before starting ours again when another holds the lock...
 LAST_RETRY = 16.0  # ...doubled each time, up to this
+PRIVATE_FOLDER = 0o700  # the data directory: games, the decks' order, sign-ins (the server
+PRIVATE_FILE = 0o600  # makes an older, wider one 0700 again), and its log
 
 log = logging.getLogger("somnium_desktop.local_server")
 
@@ -205,8 +208,8 @@ class LocalServer:
 
     def _spawn(self) -> None:
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            log = open(self.data_dir / LOG_FILE, "ab")  # noqa: SIM115 (the child writes to it)
+            self.data_dir.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+            log = open_private_log(self.data_dir / LOG_FILE)
         except OSError as error:
             raise LocalServerError(
                 f"The built-in server cannot keep its games in {self.data_dir}: "
@@ -286,6 +289,15 @@ class LocalServer:
         if not self.wait_stopped(timeout):
             child.kill()
             self.wait_stopped(timeout)
+
+
+def open_private_log(path: Path) -> IO[bytes]:
+    """`path` opened for appending, readable by this user only (made so if it was not)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE_FILE)
+    if sys.platform != "win32":
+        with contextlib.suppress(OSError):  # not ours to change: still ours to write
+            os.fchmod(fd, PRIVATE_FILE)
+    return os.fdopen(fd, "ab")
 
 
 def _release(child: subprocess.Popen[bytes]) -> None:

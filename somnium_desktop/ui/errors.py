@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("somnium_desktop")
 LOG_FILE = "somnium.log"
+LOG_FOLDER_MODE = 0o700  # the log names games and servers: for this user's eyes only
 
 
 def log_dir() -> Path:
@@ -33,14 +34,16 @@ def log_dir() -> Path:
 
 
 def setup_logging(folder: Path | None = None) -> RotatingFileHandler | None:
-    """Log to a rotating file in `folder` (the platform's log folder by default). None when
+    """Log to a rotating file in `folder` (the platform's log folder by default; made 0700,
+    so whatever the umask gave the files in it, others cannot read them). None when
     that folder cannot be written (read-only, say): the app goes on without a log file, and
     says so once on stderr."""
     from logging.handlers import RotatingFileHandler
 
     folder = log_dir() if folder is None else folder
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=LOG_FOLDER_MODE, parents=True, exist_ok=True)
+        folder.chmod(LOG_FOLDER_MODE)  # one an older release made 0755 too
         handler = RotatingFileHandler(folder / LOG_FILE, maxBytes=1_000_000, backupCount=3,
                                       encoding="utf-8")
     except OSError as error:

@@ -9,6 +9,7 @@ import queue
 import random
 import socket
 import sqlite3
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -285,6 +286,18 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def wait_until_serving(base: str, child: subprocess.Popen[str]) -> None:
+    """Wait until the server process `child` answers at `base` (it must not end meanwhile)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        try:
+            requests.get(f"{base}/health", timeout=TIMEOUT)
+            return
+        except requests.ConnectionError:
+            assert time.monotonic() < deadline and child.poll() is None, "no server"
+            time.sleep(0.05)
 
 
 def play_until_over(

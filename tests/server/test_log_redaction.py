@@ -5,14 +5,13 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import requests
 
 from somnium_server.logs import RedactSecrets, redact
 
-from .helpers import TIMEOUT, free_port
+from .helpers import TIMEOUT, free_port, wait_until_serving
 
 SECRETS = ("CODE-5ecret", "STATE-5ecret", "APPSTATE-5ecret")
 
@@ -27,14 +26,7 @@ def test_the_server_logs_no_callback_code_or_state(tmp_path: Path) -> None:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            try:
-                requests.get(f"{base}/health", timeout=TIMEOUT)
-                break
-            except requests.ConnectionError:
-                assert time.monotonic() < deadline and child.poll() is None, "no server"
-                time.sleep(0.05)
+        wait_until_serving(base, child)
         asked = [
             f"/auth/callback/test?code={SECRETS[0]}&state={SECRETS[1]}",
             f"/auth/callback/other?error=access_denied&state={SECRETS[1]}",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -81,3 +83,19 @@ def test_an_error_shown_over_a_passing_dialog_outlives_it(qtbot: QtBot) -> None:
     assert Shiboken.isValid(dialog) and dialog.isVisible()
     dialog.reject()
     qtbot.waitUntil(lambda: not hook.dialogs)
+
+
+def test_the_log_folder_is_for_this_user_alone(tmp_path: Path) -> None:
+    """Under umask 022, made afresh or left 0755 by an older release: 0700 either way."""
+    fresh, older = tmp_path / "fresh" / "log", tmp_path / "older"
+    older.mkdir(mode=0o755)
+    before = os.umask(0o022)
+    try:
+        for folder in (fresh, older):
+            handler = setup_logging(folder)
+            assert handler is not None
+            logging.getLogger().removeHandler(handler)
+            handler.close()
+    finally:
+        os.umask(before)
+    assert [stat.S_IMODE(folder.stat().st_mode) for folder in (fresh, older)] == [0o700] * 2

@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 
+from somnium_server.signin.refused import RefusedTokens
 from somnium_server.storage import Session, Storage, User
 
 TOKEN_BYTES = 32
@@ -35,11 +36,20 @@ async def issue_session(storage: Storage, user_id: str, lifetime: float) -> str:
     return token
 
 
-async def user_for_token(storage: Storage, token: str) -> User | None:
-    """The user a token signs in as, or None if it is unknown or expired."""
+async def user_for_token(
+    storage: Storage, token: str, refused: RefusedTokens | None = None
+) -> User | None:
+    """The user a token signs in as, or None if it is unknown or expired. A token `refused`
+    lately is refused again without asking the storage, and one refused now is kept there."""
     if not token or len(token) > 512:
         return None
-    return await storage.session_user(hash_token(token), time.time())
+    token_hash = hash_token(token)
+    if refused is not None and refused.refused(token_hash):
+        return None
+    user = await storage.session_user(token_hash, time.time())
+    if user is None and refused is not None:
+        refused.add(token_hash)
+    return user
 
 
 async def revoke_session(storage: Storage, token: str) -> None:

@@ -7,6 +7,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from somnium_server.private import private_file, private_folder
 from somnium_server.storage import analysis_rows, rating_rows, sqlite_signin
 from somnium_server.storage.game_rows import DEADLINE_MIGRATION
 
@@ -114,8 +115,11 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 def connect(path: Path) -> sqlite3.Connection:
-    """Open (creating if needed) and migrate the database file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Open (creating if needed: 0600, in a folder made 0700) and migrate the database file.
+
+    SQLite gives the -wal and -shm files it makes the database file's mode."""
+    private_folder(path.parent, tighten=False)
+    private_file(path)
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
     # NORMAL in WAL mode: a commit is in the OS before we answer, so it survives a killed
