@@ -13,8 +13,15 @@ import requests
 
 from ..game.actions import Action, action_to_dict
 from ..game.view import view_from_dict
-from .answers import NO_HTTP, http_error, not_http, what_it_sent
-from .errors import ActionRefused, LobbyError, ServerFailed, ServerUnreachable, SignedOut
+from .answers import NO_HTTP, http_error, not_http, retry_after, what_it_sent
+from .errors import (
+    ActionRefused,
+    LobbyError,
+    RateLimited,
+    ServerFailed,
+    ServerUnreachable,
+    SignedOut,
+)
 from .lobby_records import Account, ActResult, GameDetail, GameEvent, GameSummary, LevelInfo
 
 if TYPE_CHECKING:  # (sign-in and its keyring are imported once a signed request is made)
@@ -252,6 +259,9 @@ def _answer(response: requests.Response) -> Any:
         raise ServerFailed(f"The server {host} answers, but {http_error(response)}. Nothing "
                            "was lost: try again.", status)
     if isinstance(body, dict) and isinstance(body.get("message"), str):
+        if status == 429:  # (a lobby server's rate limit: nothing was done)
+            raise RateLimited(str(body["message"]), str(body.get("error", "")),
+                              retry_after(response))
         version = body.get("version")
         raise ActionRefused(str(body["message"]), str(body.get("error", "")), status,
                             version if isinstance(version, int) else None)
