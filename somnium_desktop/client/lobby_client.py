@@ -93,15 +93,17 @@ class LobbyClient:
     def stream_headers(self) -> dict[str, str]:
         """Streams are signed while signed in: the server then knows the player is here (and
         not watching their own game). Called on a stream's reader thread, before each
-        connection: an access token found stale (stream_refused) is refreshed first."""
+        connection: an access token found stale (stream_refused), or known to expire soon or
+        to have expired (AuthSession.access_due), is renewed first, so the connection is not
+        refused for it."""
         auth = self.auth
         if auth is None:
             return {}
-        if auth.access_token is None:
+        if auth.access_due:
             from .auth_session import SignInRequired
 
             try:
-                auth.refresh()
+                auth.renew_if_due()
             except SignInRequired:
                 return {}  # (the sign-in has ended: watch as anyone may)
             except Exception as error:  # (a passing failure, the keyring's too: try again)
