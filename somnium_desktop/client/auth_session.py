@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,19 @@ from .signin import CLIENT_ID, HTTP_TIMEOUT, SigninRejected, TokenSet, token_req
 # What the token endpoint answers when a refresh token can no longer be used: the sign-in ends.
 SIGN_IN_ENDED = ("invalid_grant", "invalid_client", "unauthorized_client")
 
+# An access token is renewed before a new connection once this close to its end (or, for a
+# short-lived one, once nine tenths of its life have gone), so a stream is never refused for it.
+RENEW_BEFORE = 30.0
+
 log = logging.getLogger(__name__)
+
+
+def renew_at(expires_in: int) -> float | None:
+    """When (monotonic) an access token lasting `expires_in` seconds from now is due for
+    renewal; None when its lifetime is not known (0)."""
+    if expires_in <= 0:
+        return None
+    return time.monotonic() + expires_in - min(RENEW_BEFORE, expires_in / 10)
 
 
 class SignInRequired(Exception):
@@ -48,6 +61,7 @@ class AuthSession:
         self.lock_path = lock_path
         self.user_id: str | None = None  # whose sign-in this is, once known (claim)
         self._access_token: str | None = None
+        self._renew_at: float | None = None  # (monotonic) when the access token is due
         # a renewed sign-in the store could not take (a keyring locked as it was written):
         # the spent one is still there, so this one is used, and written, at the next renewal
         self._unwritten: Stored | None = None
@@ -61,6 +75,14 @@ class AuthSession:
     def access_token(self) -> str | None:
         """The current access token, if one was had (it may have expired meanwhile)."""
         return self._access_token
+
+    @property
+    def access_due(self) -> bool:
+        """Whether the access token is missing, or known to expire soon (RENEW_BEFORE) or
+        to have expired: a new connection should renew it first."""
+        with self._token_lock:
+            return self._access_token is None or (
+                self._renew_at is not None and time.monotonic() >= self._renew_at)
 
     @property
     def signed_in(self) -> bool:
@@ -92,9 +114,10 @@ class AuthSession:
                 held.enter_context(refresh_lock(self.lock_path))
             yield
 
-    def _set_access(self, token: str | None) -> None:
+    def _set_access(self, token: str | None, expires_in: int = 0) -> None:
         with self._token_lock:
             self._access_token = token
+            self._renew_at = renew_at(expires_in)
 
     def adopt(self, tokens: TokenSet) -> None:
         """Take the tokens of a finished sign-in (not amid another window's refresh, which
@@ -102,7 +125,7 @@ class AuthSession:
         with self._turn():
             self._keep(Stored(tokens.refresh_token))
             self.user_id = None
-            self._set_access(tokens.access_token)
+            self._set_access(tokens.access_token, tokens.expires_in)
 
     def claim(self, user_id: str) -> None:
         """Note whose sign-in this is (learnt from /me), beside the refresh token."""
@@ -130,37 +153,50 @@ class AuthSession:
         KeyringFailed when the store cannot be read. New tokens the store cannot take are
         used all the same, and written at the next renewal."""
         with self._turn():
-            forgotten = self._forgotten
-            stored = self._unwritten or self.stored()
-            if stored is None:
+            self._refresh_in_turn()
+
+    def renew_if_due(self) -> None:
+        """Refresh when the access token is due (access_due), as found once it is this
+        app's turn: of several connections asking at once, the first renews it, the others
+        find it fresh. Raises as refresh() does."""
+        with self._turn():
+            if self.access_due:
+                self._refresh_in_turn()
+
+    def _refresh_in_turn(self) -> None:
+        """refresh(), while this app has its turn with the stored sign-in."""
+        forgotten = self._forgotten
+        stored = self._unwritten or self.stored()
+        if stored is None:
+            self._set_access(None)
+            raise SignInRequired("not signed in")
+        try:
+            body = token_request(self.http, self.server_url, {
+                "grant_type": "refresh_token",
+                "refresh_token": stored.refresh_token,
+                "client_id": CLIENT_ID,
+            })
+        except SigninRejected as exc:
+            if exc.error in SIGN_IN_ENDED:
+                self._unwritten = None
+                self._keep(None)
                 self._set_access(None)
-                raise SignInRequired("not signed in")
-            try:
-                body = token_request(self.http, self.server_url, {
-                    "grant_type": "refresh_token",
-                    "refresh_token": stored.refresh_token,
-                    "client_id": CLIENT_ID,
-                })
-            except SigninRejected as exc:
-                if exc.error in SIGN_IN_ENDED:
-                    self._unwritten = None
-                    self._keep(None)
-                    self._set_access(None)
-                    raise SignInRequired("the sign-in has expired; sign in again") from exc
-                raise
-            tokens = TokenSet.from_response(body)
-            renewed = Stored(tokens.refresh_token, stored.user_id)  # (the old one is spent)
-            try:
-                self._keep(renewed)
-                unwritten = None
-            except KeyringFailed as error:  # (kept here: the player plays on meanwhile)
-                log.warning("the renewed sign-in waits to be kept: %s", error)
-                unwritten = renewed
-            self.user_id = stored.user_id
-            with self._token_lock:
-                if self._forgotten == forgotten:  # (else the next request refreshes again)
-                    self._access_token = tokens.access_token
-                    self._unwritten = unwritten
+                raise SignInRequired("the sign-in has expired; sign in again") from exc
+            raise
+        tokens = TokenSet.from_response(body)
+        renewed = Stored(tokens.refresh_token, stored.user_id)  # (the old one is spent)
+        try:
+            self._keep(renewed)
+            unwritten = None
+        except KeyringFailed as error:  # (kept here: the player plays on meanwhile)
+            log.warning("the renewed sign-in waits to be kept: %s", error)
+            unwritten = renewed
+        self.user_id = stored.user_id
+        with self._token_lock:
+            if self._forgotten == forgotten:  # (else the next request refreshes again)
+                self._access_token = tokens.access_token
+                self._renew_at = renew_at(tokens.expires_in)
+                self._unwritten = unwritten
 
     def request(self, method: str, path: str, **kwargs: Any) -> requests.Response:
         """An authorized request to the server; one refresh and retry on 401."""

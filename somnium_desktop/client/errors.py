@@ -28,6 +28,15 @@ class ActionRefused(LobbyError):
         self.version = version
 
 
+class RateLimited(ActionRefused):
+    """The server refuses more requests of this kind just now (HTTP 429); `wait` is the
+    seconds its Retry-After asks for (0 without one). Nothing was done: it may be sent again."""
+
+    def __init__(self, message: str, code: str = "", wait: float = 0.0) -> None:
+        super().__init__(message, code, 429)
+        self.wait = wait
+
+
 class SignedOut(LobbyError):
     """The action needs a sign-in, and there is none (or it expired): sign in again."""
 

@@ -13,8 +13,15 @@ import requests
 
 from ..game.actions import Action, action_to_dict
 from ..game.view import view_from_dict
-from .answers import NO_HTTP, http_error, not_http, what_it_sent
-from .errors import ActionRefused, LobbyError, ServerFailed, ServerUnreachable, SignedOut
+from .answers import NO_HTTP, http_error, not_http, retry_after, what_it_sent
+from .errors import (
+    ActionRefused,
+    LobbyError,
+    RateLimited,
+    ServerFailed,
+    ServerUnreachable,
+    SignedOut,
+)
 from .lobby_records import Account, ActResult, GameDetail, GameEvent, GameSummary, LevelInfo
 
 if TYPE_CHECKING:  # (sign-in and its keyring are imported once a signed request is made)
@@ -86,15 +93,17 @@ class LobbyClient:
     def stream_headers(self) -> dict[str, str]:
         """Streams are signed while signed in: the server then knows the player is here (and
         not watching their own game). Called on a stream's reader thread, before each
-        connection: an access token found stale (stream_refused) is refreshed first."""
+        connection: an access token found stale (stream_refused), or known to expire soon or
+        to have expired (AuthSession.access_due), is renewed first, so the connection is not
+        refused for it."""
         auth = self.auth
         if auth is None:
             return {}
-        if auth.access_token is None:
+        if auth.access_due:
             from .auth_session import SignInRequired
 
             try:
-                auth.refresh()
+                auth.renew_if_due()
             except SignInRequired:
                 return {}  # (the sign-in has ended: watch as anyone may)
             except Exception as error:  # (a passing failure, the keyring's too: try again)
@@ -252,6 +261,9 @@ def _answer(response: requests.Response) -> Any:
         raise ServerFailed(f"The server {host} answers, but {http_error(response)}. Nothing "
                            "was lost: try again.", status)
     if isinstance(body, dict) and isinstance(body.get("message"), str):
+        if status == 429:  # (a lobby server's rate limit: nothing was done)
+            raise RateLimited(str(body["message"]), str(body.get("error", "")),
+                              retry_after(response))
         version = body.get("version")
         raise ActionRefused(str(body["message"]), str(body.get("error", "")), status,
                             version if isinstance(version, int) else None)

@@ -11,12 +11,23 @@ from collections.abc import Sequence
 from PySide6.QtCore import QTimer
 
 from ..game.actions import Action
-from .errors import ActionRefused, LobbyError, ServerFailed, ServerUnreachable, SignedOut
+from .errors import (
+    ActionRefused,
+    LobbyError,
+    RateLimited,
+    ServerFailed,
+    ServerUnreachable,
+    SignedOut,
+)
 from .lobby_records import GameDetail, GameEvent
 from .online_follow import FollowedGame
 from .online_table import RETRY_DELAYS_MS, Outgoing
 
-__all__ = ["RETRY_DELAYS_MS", "OnlineGame"]
+__all__ = ["LONGEST_MOVE_WAIT_MS", "RETRY_DELAYS_MS", "OnlineGame"]
+
+# a move refused by the server's rate limit (HTTP 429) is sent again after its Retry-After,
+# but after this long at most (it may then be refused again, with a new Retry-After)
+LONGEST_MOVE_WAIT_MS = 10_000
 
 
 class OnlineGame(FollowedGame):
@@ -26,7 +37,8 @@ class OnlineGame(FollowedGame):
     then numbered events; each change's last event carries the view after it. An action is
     sent with the version it was made against and an id of our own; after a dropped
     connection, or a gateway's HTTP 502, 503 or 504 (the server behind it restarting or gone),
-    it is sent again under the same id, so the server plays it exactly once.
+    it is sent again under the same id, so the server plays it exactly once; refused by the
+    server's rate limit (HTTP 429), it is sent again after the wait the server asks for.
     `pending` stays true until the events it caused have arrived (from its answer or the
     stream, whichever comes first; events are applied once, in order, by number). After a
     rematch the source follows the players to the new game (`started` says so).
@@ -67,6 +79,14 @@ class OnlineGame(FollowedGame):
     def _act_failed(self, action_id: str, error: LobbyError) -> None:
         out = self._outstanding.get(action_id)
         if out is None:
+            return
+        if isinstance(error, RateLimited) and out.tries < len(self._retry_ms):
+            asked = round(error.wait * 1000)  # (none asked: as after a dropped connection)
+            delay = min(asked or self._retry_ms[out.tries], LONGEST_MOVE_WAIT_MS)
+            out.tries += 1
+            self.notice.emit(f"The server asks to wait (too many moves at once): sending your "
+                             f"move again in {max(1, round(delay / 1000))} s…")
+            QTimer.singleShot(delay, self, lambda: self._send(action_id))
             return
         gateway = isinstance(error, ServerFailed) and error.passing
         if (gateway or isinstance(error, ServerUnreachable)) and out.tries < len(self._retry_ms):

@@ -71,6 +71,9 @@ class FollowedGame(GameOnTable):
         self._batch: list[Event] = []
         self._outstanding: dict[str, Outgoing] = {}
         self._await_seq = 0
+        # the stream's numbered events that came while a snapshot was fetched (_resync):
+        # applied after it, those newer than it
+        self._held: list[GameEvent] = []
         self.sync = Machine("game stream", SYNC, Sync.BLIND)
         self.change = Machine("game change", CHANGE, Change.PLAIN)
         self.link = Machine("table", TABLE_LINK, TableLink.OPENING)
@@ -102,6 +105,7 @@ class FollowedGame(GameOnTable):
         self.link.fire(TableEvent.CLOSE)
         self._game.move_on()  # (what is on its way for it is dropped as it answers)
         self._outstanding.clear()
+        self._held = []
         self._close_stream()
 
     def _open_stream(self, last_event_id: str | None) -> None:
@@ -171,6 +175,8 @@ class FollowedGame(GameOnTable):
                 self.chat_said.emit(dict(data["message"]))
             elif event.event == "snapshot":
                 self._apply_snapshot(GameDetail.from_dict(data["game"]))
+            elif self.sync.state is Sync.SYNCED and self._catching_up:
+                self._held.append(GameEvent.from_dict(data))
             elif self.sync.state is Sync.SYNCED:
                 self._ingest([GameEvent.from_dict(data)], from_stream=True)
         except (ValueError, KeyError, TypeError) as error:
@@ -259,11 +265,12 @@ class FollowedGame(GameOnTable):
     def _ingest(self, events: Sequence[GameEvent], from_stream: bool) -> None:
         """Apply numbered events once each, in order; a gap in the stream asks for a resync."""
         switch_to: str | None = None
-        for event in events:
+        for index, event in enumerate(events):
             if event.seq <= self._seq:
                 continue
             if event.seq != self._seq + 1 or self._summary is None:
-                if from_stream:
+                if from_stream:  # (kept: newer than the snapshot, they are applied after it)
+                    self._held.extend(events[index:])
                     self._resync()
                 break  # an answer ahead of the stream: the stream will bring it in order
             self._seq, self._version = event.seq, event.version
@@ -362,20 +369,34 @@ class FollowedGame(GameOnTable):
         else:
             self._say_waiting()
 
+    @property
+    def _catching_up(self) -> bool:
+        return self._ops.running((self, "resync"))
+
     def _resync(self) -> None:
-        """Fetch the whole game again (the stream skipped something)."""
+        """Fetch the whole game again (the stream skipped something). The stream's events
+        that come meanwhile are held, and applied after the snapshot when newer than it: the
+        snapshot may have been taken before them."""
         if self.closed:
             return
         client, game_id = self._client, self._game_id
 
+        def held() -> list[GameEvent]:
+            events, self._held = self._held, []
+            return sorted(events, key=lambda event: event.seq)
+
         def caught_up(detail: GameDetail) -> None:
             if detail.seq >= self._seq:
                 self._apply_snapshot(detail)
+            self._ingest(held(), from_stream=True)  # (still a gap: caught up again)
+
+        def failed(error: LobbyError) -> None:
+            self._ingest(held(), from_stream=False)  # (what follows on in order)
+            self.error.emit(str(error))
 
         # One at a time. (A closed game may be deleted: it must not emit. Its answer is
         # dropped then, as when the game was switched.)
-        self._ops.run(lambda: client.game(game_id), caught_up,
-                      lambda error: self.error.emit(str(error)),
+        self._ops.run(lambda: client.game(game_id), caught_up, failed,
                       label="Catching up with the game…", owner=self._game.stamp(),
                       exclusive=(self, "resync"))
 
@@ -390,6 +411,7 @@ class FollowedGame(GameOnTable):
         self._outstanding.clear()
         self._seq = self._version = self._await_seq = 0
         self._batch = []
+        self._held = []
         self._claimed_from = None
         self._rating_changes = None
         self._update_pending()

@@ -8,6 +8,7 @@ import contextlib
 import re
 import socket
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import requests
@@ -39,12 +40,7 @@ class LosingProxy:
         return [m.decode() for m in re.findall(rb'"action_id": ?"([^"]+)"', data)]
 
     def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+        for client, upstream in accepted(self.listener, self.target_port):
             with self._lock:
                 self._sockets += [client, upstream]
             losing = threading.Event()
@@ -86,6 +82,18 @@ class LosingProxy:
     def close(self) -> None:
         self.listener.close()
         self.cut()
+
+
+def accepted(listener: socket.socket, target_port: int) -> Iterator[tuple[socket.socket,
+                                                                         socket.socket]]:
+    """Each connection taken on `listener` (until it is closed), with a new connection to the
+    server on 127.0.0.1:`target_port` to forward it to."""
+    while True:
+        try:
+            client, _ = listener.accept()
+        except OSError:
+            return
+        yield client, socket.create_connection(("127.0.0.1", target_port))
 
 
 def _shut(sock: socket.socket) -> None:
