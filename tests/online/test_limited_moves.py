@@ -50,18 +50,22 @@ def test_moves_refused_by_the_move_limit_are_sent_again_and_each_played_once(
     sent: list[Action] = []
     try:
         game.start()
+        def my_turn() -> bool:
+            return (not game.pending and game.view is not None
+                    and (game.view.over or game.view.turn == game.my_seat))
+
         while len(sent) < MOVES:  # as fast as the table lets the player move
-            qtbot.waitUntil(lambda: not game.pending and game.view is not None
-                            and (game.view.over or game.view.turn == game.my_seat),
-                            timeout=15000)
+            qtbot.waitUntil(my_turn, timeout=15000)
             assert errors == [] and game.view is not None
             if game.view.over:
                 break
             sent.append(quick_move(game.view))
             game.act(sent[-1])
+        # (a finished game can be replayed: its actions, by seat; conceded on one's turn, as
+        # sent while the computer moves it would be stale, 409)
+        qtbot.waitUntil(my_turn, timeout=15000)
         assert game.view is not None
-        if not game.view.over:  # (a finished game can be replayed: its actions, by seat)
-            qtbot.waitUntil(lambda: not game.pending, timeout=15000)
+        if not game.view.over:
             sent.append(Concede())
             game.act(sent[-1])
         qtbot.waitUntil(lambda: game.view is not None and game.view.over, timeout=15000)
