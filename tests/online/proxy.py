@@ -13,6 +13,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import requests
 
+from somnium_desktop.client.lobby_client import LobbyClient
+
 
 class LosingProxy:
     """Forwards connections to a server on 127.0.0.1. Once armed with a marker, the next
@@ -164,3 +166,12 @@ def _answer(handler: BaseHTTPRequestHandler, status: int, body: bytes, kind: str
     handler.send_header("Content-Length", str(len(body)))
     handler.end_headers()
     handler.wfile.write(body)
+
+
+def losing_proxy_for(client: LobbyClient, base: str) -> LosingProxy:
+    """A LosingProxy in front of the server at `base`, every request of `client` through it."""
+    proxy = LosingProxy(int(base.rsplit(":", 1)[1]))
+    client.base_url = proxy.base
+    assert client.auth is not None
+    client.auth.server_url = proxy.base
+    return proxy

@@ -24,7 +24,7 @@ from tests.ui.conftest import on_screen
 from tests.ui.odds_shown import odds_shown
 
 from .helpers import close_windows, open_window
-from .proxy import LosingProxy
+from .proxy import losing_proxy_for
 
 
 @pytest.fixture
@@ -148,10 +148,7 @@ def test_the_last_seconds_are_warned_of_once_though_the_clock_is_told_again(
     joined = bob.join(created.id)
     assert joined.view is not None
     mover = (ada, bob)[joined.view.turn]  # the player whose clock runs
-    proxy = LosingProxy(int(clocked_lobby.base.rsplit(":", 1)[1]))
-    mover.base_url = proxy.base
-    assert mover.auth is not None
-    mover.auth.server_url = proxy.base
+    proxy = losing_proxy_for(mover, clocked_lobby.base)
     operations = Operations()
     game = OnlineGame(mover, created.id, operations, user_id=mover.me().id, first=joined,
                       backoff=(0.05,))

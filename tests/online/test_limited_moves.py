@@ -16,7 +16,7 @@ from somnium_server.config import RateLimit
 from tests.server.helpers import LiveServer, server_settings
 from tests.signin.helpers import local_client
 
-from .proxy import LosingProxy
+from .proxy import losing_proxy_for
 
 MOVES = 10
 
@@ -36,10 +36,7 @@ def test_moves_refused_by_the_move_limit_are_sent_again_and_each_played_once(
     ada = local_client(server.base, "Ada")
     level = ada.levels()[0].key
     created = ada.create("Against the computer", level=level)
-    proxy = LosingProxy(int(server.base.rsplit(":", 1)[1]))  # (it records what is sent)
-    ada.base_url = proxy.base
-    assert ada.auth is not None
-    ada.auth.server_url = proxy.base
+    proxy = losing_proxy_for(ada, server.base)  # (it records what is sent)
     operations = Operations()
     game = OnlineGame(ada, created.id, operations, user_id=ada.me().id, first=created,
                       retry_delays_ms=(50, 100, 200, 400, 800))

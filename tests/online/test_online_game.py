@@ -17,7 +17,7 @@ from tests.server.helpers import LiveServer, server_settings
 from tests.signin.helpers import local_client
 
 from .helpers import play, seated_game
-from .proxy import LosingProxy
+from .proxy import losing_proxy_for
 
 
 def test_a_move_whose_answer_was_lost_is_sent_again_and_played_once(
@@ -25,10 +25,7 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_played_once(
 ) -> None:
     ada, bea = local_client(lobby.base, "Ada"), local_client(lobby.base, "Bea")
     joined = bea.join(ada.create("Table").id)
-    proxy = LosingProxy(int(lobby.base.rsplit(":", 1)[1]))
-    ada.base_url = proxy.base  # every request of Ada's goes through the proxy
-    assert ada.auth is not None
-    ada.auth.server_url = proxy.base
+    proxy = losing_proxy_for(ada, lobby.base)  # every request of Ada's goes through the proxy
     operations = Operations()
     game = OnlineGame(ada, joined.id, operations, user_id=ada.me().id, first=joined,
                       retry_delays_ms=(50, 100))

@@ -13,7 +13,7 @@ from somnium_desktop.client.sse import EventStream, ServerEvent
 from tests.server.helpers import LiveServer, server_settings
 from tests.signin.helpers import local_client
 
-from .proxy import LosingProxy
+from .proxy import losing_proxy_for
 
 LIFETIME = 2  # seconds an access token lasts on this server
 
@@ -25,11 +25,10 @@ def test_a_stream_reconnecting_after_the_token_expired_renews_it_first(
     server = LiveServer(replace(settings, signin=replace(settings.signin,
                                                          access_token_seconds=LIFETIME)))
     ada = local_client(server.base, "Ada")
-    proxy = LosingProxy(int(server.base.rsplit(":", 1)[1]))  # (its connections can be cut)
-    ada.base_url = proxy.base
-    assert ada.auth is not None
-    ada.auth.server_url = proxy.base
-    first_token = ada.auth.access_token
+    proxy = losing_proxy_for(ada, server.base)  # (its connections can be cut)
+    auth = ada.auth
+    assert auth is not None
+    first_token = auth.access_token
     statuses: list[tuple[str, str]] = []
     events: list[ServerEvent] = []
     stream = EventStream(ada.lobby_events_url, events.append,
@@ -39,13 +38,13 @@ def test_a_stream_reconnecting_after_the_token_expired_renews_it_first(
     try:
         stream.start()
         qtbot.waitUntil(lambda: stream.connected, timeout=5000)
-        assert ada.auth.access_token == first_token  # (fresh: not renewed)
+        assert auth.access_token == first_token  # (fresh: not renewed)
         time.sleep(LIFETIME + 0.5)  # the access token has expired meanwhile
         proxy.cut()  # the network drops the stream for a moment
         qtbot.waitUntil(lambda: stream.connections == 2 and stream.connected, timeout=10000)
         assert [status for status, _ in statuses] == ["connected", "reconnecting", "connected"]
         assert not any("401" in detail for _, detail in statuses)
-        assert ada.auth.access_token != first_token
+        assert auth.access_token != first_token
     finally:
         stream.close()
         assert stream.join(5)
