@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QTimer
 
-from ..game.actions import Action
+from ..game.actions import Action, Concede
 from .errors import (
     ActionRefused,
     LobbyError,
@@ -38,7 +38,9 @@ class OnlineGame(FollowedGame):
     sent with the version it was made against and an id of our own; after a dropped
     connection, or a gateway's HTTP 502, 503 or 504 (the server behind it restarting or gone),
     it is sent again under the same id, so the server plays it exactly once; refused by the
-    server's rate limit (HTTP 429), it is sent again after the wait the server asks for.
+    server's rate limit (HTTP 429), it is sent again after the wait the server asks for. A
+    concession refused because the game moved on meanwhile is made again once the table has
+    caught up (resigning means the same at any version).
     `pending` stays true until the events it caused have arrived (from its answer or the
     stream, whichever comes first; events are applied once, in order, by number). After a
     rematch the source follows the players to the new game (`started` says so).
@@ -51,12 +53,21 @@ class OnlineGame(FollowedGame):
 
     # ----- actions -----
     def act(self, action: Action) -> None:
+        self._make(action, 0)
+
+    def _make(self, action: Action, tries: int) -> None:
         if self.closed or self.my_seat is None or self._summary is None:
             return
         action_id = uuid.uuid4().hex
-        self._outstanding[action_id] = Outgoing(action, self._version)
+        self._outstanding[action_id] = Outgoing(action, self._version, tries)
         self._update_pending()
         self._send(action_id)
+
+    def _concede_again(self, tries: int) -> None:
+        """Resign at the version the table has caught up with, unless the game is over."""
+        view = self.view
+        if view is not None and not view.over:
+            self._make(Concede(), tries)
 
     def _send(self, action_id: str) -> None:
         out = self._outstanding.get(action_id)
@@ -98,9 +109,15 @@ class OnlineGame(FollowedGame):
             return
         del self._outstanding[action_id]
         self._update_pending()
+        stale = isinstance(error, ActionRefused) and error.code == "stale_version"
+        if stale and isinstance(out.action, Concede) and out.tries < len(self._retry_ms):
+            # (resigning means the same whatever was played meanwhile, e.g. by a computer
+            # that moved as the player resigned: made again at the newest version)
+            self._resync(then=lambda: self._concede_again(out.tries + 1))
+            return
         if isinstance(error, SignedOut):
             self.signed_out.emit(out.action)
-        if isinstance(error, ActionRefused) and error.code == "stale_version":
+        if stale:
             message = ("The game moved on before your move arrived, so it was not played; "
                        "the table shows the game as it is now.")
             self._resync()

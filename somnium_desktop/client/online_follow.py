@@ -74,6 +74,7 @@ class FollowedGame(GameOnTable):
         # the stream's numbered events that came while a snapshot was fetched (_resync):
         # applied after it, those newer than it
         self._held: list[GameEvent] = []
+        self._after_resync: list[Callable[[], None]] = []  # run once it has caught up
         self.sync = Machine("game stream", SYNC, Sync.BLIND)
         self.change = Machine("game change", CHANGE, Change.PLAIN)
         self.link = Machine("table", TABLE_LINK, TableLink.OPENING)
@@ -106,6 +107,7 @@ class FollowedGame(GameOnTable):
         self._game.move_on()  # (what is on its way for it is dropped as it answers)
         self._outstanding.clear()
         self._held = []
+        self._after_resync = []
         self._close_stream()
 
     def _open_stream(self, last_event_id: str | None) -> None:
@@ -373,12 +375,15 @@ class FollowedGame(GameOnTable):
     def _catching_up(self) -> bool:
         return self._ops.running((self, "resync"))
 
-    def _resync(self) -> None:
+    def _resync(self, then: Callable[[], None] | None = None) -> None:
         """Fetch the whole game again (the stream skipped something). The stream's events
         that come meanwhile are held, and applied after the snapshot when newer than it: the
-        snapshot may have been taken before them."""
+        snapshot may have been taken before them. `then` runs once the table has caught up
+        (this catch-up, or the one already on its way); not if it failed."""
         if self.closed:
             return
+        if then is not None:
+            self._after_resync.append(then)
         client, game_id = self._client, self._game_id
 
         def held() -> list[GameEvent]:
@@ -389,8 +394,13 @@ class FollowedGame(GameOnTable):
             if detail.seq >= self._seq:
                 self._apply_snapshot(detail)
             self._ingest(held(), from_stream=True)  # (still a gap: caught up again)
+            if not self._catching_up:
+                waiting, self._after_resync = self._after_resync, []
+                for step in waiting:
+                    step()
 
         def failed(error: LobbyError) -> None:
+            self._after_resync = []
             self._ingest(held(), from_stream=False)  # (what follows on in order)
             self.error.emit(str(error))
 
@@ -412,6 +422,7 @@ class FollowedGame(GameOnTable):
         self._seq = self._version = self._await_seq = 0
         self._batch = []
         self._held = []
+        self._after_resync = []
         self._claimed_from = None
         self._rating_changes = None
         self._update_pending()
