@@ -7,7 +7,6 @@ import hashlib
 import secrets
 import threading
 import time
-import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +15,7 @@ from urllib.parse import urlencode
 import requests
 
 from .loopback import SIGNED_IN, ListenerClosed, LoopbackListener, Page
+from .outside import system_browser
 
 CLIENT_ID = "somnium-desktop"
 SIGNIN_TIMEOUT = 300.0
@@ -110,7 +110,7 @@ class SigninFlow:
     def __init__(
         self,
         server_url: str,
-        open_browser: Callable[[str], object] = webbrowser.open,
+        open_browser: Callable[[str], object] = system_browser,
         timeout: float = SIGNIN_TIMEOUT,
         http: requests.Session | None = None,
     ) -> None:

@@ -33,12 +33,19 @@ from ..client.credentials import (
     chosen_store,
     store_for,
 )
+from ..client.outside import open_outside, running_bundle
 from ..client.signin import SIGNIN_TIMEOUT, SigninError, SigninFlow, TokenSet
 from ..client.tasks import Operations
 
 
-def open_in_system_browser(url: str) -> bool:
+def open_with_qt(url: str) -> bool:
     return QDesktopServices.openUrl(QUrl(url))
+
+
+def open_in_system_browser(url: str) -> bool:
+    """The sign-in page in the system browser: Qt's way, but from the bundle the player's own
+    environment for it (client/outside.py; Qt's opener passes on the bundle's)."""
+    return open_outside(url, running_bundle(), open_with_qt)
 
 
 class SigninDialog(QDialog):

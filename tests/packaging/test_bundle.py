@@ -163,6 +163,11 @@ def test_a_signal_to_the_bundle_ends_the_app_and_its_server(bundle: Path, tmp_pa
         children = [pid for pid in running if pid != app.pid]
         for pid in children:
             assert parent_of(pid) == app.pid, "a process of the bundle is not the app's child"
+            # The app's own children keep the bundle's libraries first (only programs outside
+            # the bundle, such as the browser, get the player's environment back).
+            environ = dict(entry.split(b"=", 1) for entry in
+                           Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") if entry)
+            assert environ[b"LD_LIBRARY_PATH"].startswith(bytes(bundle / "_internal"))
         app.send_signal(signal.SIGTERM)
         app.wait(timeout=30)
         deadline = time.monotonic() + 30
