@@ -199,12 +199,13 @@ class AuthSession:
                 self._unwritten = unwritten
 
     def request(self, method: str, path: str, **kwargs: Any) -> requests.Response:
-        """An authorized request to the server; one refresh and retry on 401."""
+        """An authorized request to the server, the access token renewed first when it is
+        due (access_due); one refresh and retry on 401."""
         kwargs.setdefault("timeout", HTTP_TIMEOUT)
         for _ in range(2):  # (a second time if a forget came amid the first refresh)
-            if self._access_token is not None:
+            if not self.access_due:
                 break
-            self.refresh()
+            self.renew_if_due()
         response = self._send(method, path, kwargs)
         if response.status_code == 401:
             self.refresh()

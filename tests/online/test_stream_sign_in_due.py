@@ -50,3 +50,28 @@ def test_a_stream_reconnecting_after_the_token_expired_renews_it_first(
         assert stream.join(5)
         proxy.close()
         server.stop()
+
+
+def test_a_request_after_the_token_expired_renews_it_first(tmp_path: Path) -> None:
+    """A move or any signed request made once the access token has expired: the token is
+    renewed first, so the request is answered at once, never refused 401 and sent again."""
+    settings = server_settings(tmp_path / "lobby.sqlite3", local_accounts=True)
+    server = LiveServer(replace(settings, signin=replace(settings.signin,
+                                                         access_token_seconds=LIFETIME)))
+    ada = local_client(server.base, "Ada")
+    auth = ada.auth
+    assert auth is not None
+    answered: list[tuple[int, str]] = []
+    auth.http.hooks["response"].append(
+        lambda response, *args, **kwargs: answered.append(
+            (response.status_code, response.request.path_url)))
+    try:
+        first_token = auth.access_token
+        assert ada.me().display_name == "Ada"
+        time.sleep(LIFETIME + 0.5)  # the access token has expired meanwhile
+        assert ada.me().display_name == "Ada"
+        assert auth.access_token != first_token
+        assert [status for status, _ in answered] == [200, 200, 200]  # me, token, me
+        assert [path for _, path in answered][1].startswith("/auth/token")
+    finally:
+        server.stop()
