@@ -51,3 +51,17 @@ def test_the_odds_are_shown_whole_beside_the_table(least: MainWindow) -> None:
             assert rect.left() >= 0 and rect.top() >= 0, (label.text(), rect)
             assert rect.right() <= edge, (label.text(), rect)  # clear of the table's row
         assert labels[-1].sceneBoundingRect().bottom() <= geometry.row_y  # over the deck
+
+
+def test_the_coach_answer_has_its_lines_and_covers_no_cards(
+    qtbot: QtBot, least: MainWindow
+) -> None:
+    table = least.table
+    answer = table.coach.answer
+    table.coach.ask()
+    qtbot.waitUntil(lambda: answer.text().startswith("The expert would"), timeout=10000)
+    qtbot.wait(50)  # (the layout settles once the event loop runs)
+    assert answer.heightForWidth(answer.width()) <= answer.height()  # every line shown
+    view = table.view
+    assert view.height() >= view.minimumHeight()
+    assert view.geometry().bottom() < table.me.geometry().top()  # the player's strip under it
