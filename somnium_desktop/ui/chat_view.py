@@ -5,7 +5,8 @@ watchers' messages, a way to block a message's author (and to unblock), and thei
 double-click on a message).
 
 Every message is plain text: the lines are list items, which Qt draws as plain text, never
-as rich text or HTML.
+as rich text or HTML. A long run without a space (a link, "aaaa…") wraps inside the panel
+(see `wrappable`); copying a line (Ctrl+C, or its menu) gives its text as written.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -28,6 +30,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from .chat_wrap import wrappable
 
 # Online play's modules load with the first online game (the column is built at start-up).
 if TYPE_CHECKING:
@@ -71,11 +75,19 @@ class ChatView(QFrame):
         self.lines = QListWidget()
         self.lines.setAccessibleName("Chat messages")
         self.lines.setWordWrap(True)
+        # lines laid out again whenever the list's width changes (a scroll bar coming too)
+        self.lines.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.lines.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.lines.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.lines.customContextMenuRequested.connect(self._menu)
         self.lines.currentItemChanged.connect(lambda *_: self._enable())
         self.lines.setMinimumHeight(3 * self.lines.fontMetrics().lineSpacing() + 12)
+        # The list shows a line with breaks in its long runs: copying gives the line as written.
+        self.copy_action = QAction("Copy message", self.lines)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action.triggered.connect(self.copy_chosen)
+        self.lines.addAction(self.copy_action)
         self.field = QLineEdit()
         self.field.setMaxLength(LONGEST)
         self.field.setPlaceholderText("Write to the table…")
@@ -177,6 +189,12 @@ class ChatView(QFrame):
         if self.chat is not None and line is not None:
             self.chat.block(line.user_id)
 
+    def copy_chosen(self) -> None:
+        """The chosen message, as it was written, to the clipboard."""
+        line = self._chosen()
+        if line is not None:
+            QGuiApplication.clipboard().setText(line_text(line))
+
     def _chosen(self) -> ChatLine | None:
         return line_of(self.lines.currentItem())
 
@@ -196,8 +214,10 @@ class ChatView(QFrame):
             self._set_unread(self.unread + 1)
 
     def _item(self, line: ChatLine) -> QListWidgetItem:
-        item = QListWidgetItem(line_text(line))
+        text = line_text(line)
+        item = QListWidgetItem(wrappable(text))
         item.setData(LINE, line)
+        item.setData(Qt.ItemDataRole.AccessibleTextRole, text)  # (read as written)
         item.setToolTip(line.text)
         return item
 
@@ -280,9 +300,11 @@ class ChatView(QFrame):
         dialog.show()
 
     def _menu(self, at: QPoint) -> None:
-        line = line_of(self.lines.itemAt(at))
-        if line is None or self.chat is None:
+        item = self.lines.itemAt(at)
+        line = line_of(item)
+        if item is None or line is None or self.chat is None:
             return
+        self.lines.setCurrentItem(item)
         menu = QMenu(self)
         chat = self.chat
         menu.addAction(f"{line.name}'s page",
@@ -290,6 +312,8 @@ class ChatView(QFrame):
         if not self._mine(line):
             menu.addAction(f"Block {line.name}", lambda: chat.block(line.user_id))
         menu.addAction("Blocked players…", self.open_blocked)
+        menu.addSeparator()
+        menu.addAction(self.copy_action)  # (the line clicked: it becomes the chosen one)
         menu.exec(self.lines.viewport().mapToGlobal(at))
 
     def _enable(self) -> None:

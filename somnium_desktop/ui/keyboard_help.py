@@ -69,6 +69,8 @@ def help_rows(window: MainWindow) -> list[HelpRow]:
             "open seat joins, on a player opens their page, on a finished game's result "
             "replays it"),
         row(window.join_action, "join a game by its id"),
+        row(window.chat_view.copy_action,
+            "in the chat: copy the chosen message, as it was written"),
         row(window.settings_action,
             "settings: reduced motion, animation speed, the odds offline, the lobby "
             "server's address"),

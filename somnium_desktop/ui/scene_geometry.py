@@ -32,7 +32,7 @@ MAX_PEEKS = 4  # a bank holds at most five cards of a suit
 LABEL_LINES = 0.48  # under the deck and the discard pile
 LABEL_LEAST_PX = 8  # the labels' least font size, in pixels
 LONGEST_LABELS = ("Deck 54", "3 Fools", "no Death", "Discard 50")
-ODDS_LINES = 4  # over the deck when the odds are shown: "Next card", bust, Death, Fool
+ODDS_LINES = 4  # over the deck when the odds are shown: "Odds", bust, Death, Fools left
 
 # Motion, in milliseconds at speed 1.
 MOVE_MS = 380

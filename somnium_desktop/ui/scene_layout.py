@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from ..game.cards import DECK_SIZE, Suit
 from .card_item import CardItem
 from .cards import CardDeck, emblem_id, shadow_pixmap
+from .label_lines import label_lines
 from .scene_geometry import (
     ACCENT,
     ACCENT_INK,
@@ -135,8 +136,10 @@ class SceneLayout(QGraphicsScene):
         self.fools_label = self._text()
         self.death_label = self._text()
         self.discard_label = self._text()
-        # The odds of the next card, over the deck (shown only when the game has them on).
-        self.odds_labels = [self._text() for _ in range(ODDS_LINES)]
+        # The odds of the next card, over the deck (shown only when the game has them on): a
+        # label a line, two for a line too wide for the room beside the table (see set_odds).
+        self._odds: list[str] = []
+        self.odds_labels = [self._text() for _ in range(2 * ODDS_LINES - 1)]
         for label in self.odds_labels:
             label.setVisible(False)
 
@@ -207,11 +210,12 @@ class SceneLayout(QGraphicsScene):
                 break
             size -= 1
         self._label_line = max(round(geo.card_w * 0.22), math.ceil(metrics.height()) + 1)
-        for label in (self.deck_label, self.fools_label, self.death_label, self.discard_label,
-                      *self.odds_labels):
+        for label in (self.deck_label, self.fools_label, self.death_label, self.discard_label):
             label.setFont(font)
             self._set_label(label, self._label_texts.get(id(label), label.text()))
-        self._place_labels()
+        for label in self.odds_labels:
+            label.setFont(font)
+        self.set_odds(self._odds)  # (wrapped again to the new room)
 
     def _set_label(self, label: QGraphicsSimpleTextItem, text: str) -> None:
         """A label's text, elided to the room it has (its tooltip tells the pile in full)."""
@@ -232,15 +236,25 @@ class SceneLayout(QGraphicsScene):
             width = label.boundingRect().width()
             left = min(max(2.0, x + (geo.card_w - width) / 2), self.width() - width - 2)
             label.setPos(round(left), round(y))
-        above = geo.row_y - geo.card_w * 0.06 - len(self.odds_labels) * line
-        for n, label in enumerate(self.odds_labels):
-            label.setPos(round(geo.deck_pos.x()), round(above + n * line))
+        shown = [label for label in self.odds_labels if label.isVisible()]
+        above = geo.row_y - geo.card_w * 0.06 - len(shown) * line
+        # over the deck, or further left where the widest line would reach the table's row
+        widest = max((label.boundingRect().width() for label in shown), default=0.0)
+        left = max(0.0, min(geo.deck_pos.x(), self._label_room - widest))
+        for n, label in enumerate(shown):
+            label.setPos(math.floor(left), round(above + n * line))
 
     def set_odds(self, lines: Sequence[str]) -> None:
-        """The odds of the next card over the deck, a line each; none hides them."""
+        """The odds of the next card over the deck, a line each; none hides them. A line too
+        wide for the room beside the table ("Fools left 3" on a small table) takes two
+        labels, its last word under the rest, instead of being cut."""
+        self._odds = list(lines)
+        metrics = QFontMetricsF(self.deck_label.font())
+        parts = [part for line in self._odds[:ODDS_LINES]
+                 for part in label_lines(line, metrics, self._label_room)]
         for n, label in enumerate(self.odds_labels):
-            self._set_label(label, lines[n] if n < len(lines) else "")
-            label.setVisible(n < len(lines))
+            label.setText(parts[n] if n < len(parts) else "")
+            label.setVisible(n < len(parts))
         self._place_labels()
 
     def set_deck_info(

@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QToolButton
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QSizePolicy, QToolButton
 
 from ..client.tasks import Generation, Operations
 from ..game.odds import odds, percent
 from ..game.view import View
 from .scene_geometry import ACCENT
 from .table_widgets import table_action
+from .wrapped_label import WrappedLabel
 
 if TYPE_CHECKING:  # (the coach and its expert load when first asked, not at start-up)
     from ..client.source import TableSource
@@ -83,9 +84,8 @@ class TableCoach(QObject):
         self.button.setObjectName("tableButton")
         self.button.setAccessibleName(COACH_ASK)
         self.button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.answer = QLabel()
+        self.answer = WrappedLabel()  # (its lines never taken from the cards above)
         self.answer.setObjectName("coachAnswer")
-        self.answer.setWordWrap(True)
         self.answer.setAccessibleDescription("The coach's answer")
         self.answer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.answer.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -141,7 +141,7 @@ class TableCoach(QObject):
 
     def _clear(self) -> None:
         self._asked.move_on()
-        self.answer.setText("")
+        self.answer.show_text("")
         self.answer.setToolTip("")
 
     # ----- the coach -----
@@ -151,7 +151,7 @@ class TableCoach(QObject):
         if source is None or not source.coached or view is None or source.my_seat is None:
             return
         if not self._may_act() or view.turn != source.my_seat:
-            self.answer.setText(COACH_WAIT)
+            self.answer.show_text(COACH_WAIT)
             return
         from ..game.coach import advise
 
@@ -160,11 +160,11 @@ class TableCoach(QObject):
 
             self._expert = StrongBot()
         expert, seat = self._expert, source.my_seat
-        self.answer.setText("The coach is thinking…")
+        self.answer.show_text("The coach is thinking…")
         started = self._ops.run(
             lambda: advise(view, seat, expert), self._answered, quiet=True,
             owner=self._asked.stamp(), on_done=self._thought, exclusive="coach",
-            expected=(ValueError,), on_failure=lambda error: self.answer.setText(str(error)))
+            expected=(ValueError,), on_failure=lambda error: self.answer.show_text(str(error)))
         self._again = not started  # (the expert still thinks of a position gone: ask after)
 
     def _thought(self) -> None:
@@ -178,7 +178,7 @@ class TableCoach(QObject):
         text = describe(advice)
         if advice.exact:
             text += " (exact: the rest of the game solved)"
-        self.answer.setText(text)
+        self.answer.show_text(text)
         self.answer.setToolTip(text)
         from .accessibility import announce
 

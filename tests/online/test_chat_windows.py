@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QScrollBar
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
+from somnium_desktop.ui.chat_wrap import BREAK, wrappable
 from somnium_desktop.ui.lobby_games import NAME
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_server.config import RateLimit
@@ -40,9 +42,11 @@ MARKUP = "hello <b>x</b><img src=https://example.invalid/a.png> &lt; &amp;"
 
 
 def shown(window: MainWindow) -> list[str]:
-    """The chat lines a window shows (hidden ones left out), as their literal text."""
+    """The chat lines a window shows (hidden ones left out), as their literal text (without
+    the invisible breaks that let long runs wrap)."""
     lines = window.chat_view.lines
-    return [lines.item(n).text() for n in range(lines.count()) if not lines.item(n).isHidden()]
+    return [lines.item(n).text().replace(BREAK, "") for n in range(lines.count())
+            if not lines.item(n).isHidden()]
 
 
 def test_chat_reaches_both_players_and_a_watcher_as_plain_text(
@@ -76,7 +80,7 @@ def test_chat_reaches_both_players_and_a_watcher_as_plain_text(
             qtbot.waitUntil(lambda w=window: shown(w) == [line], timeout=5000)  # type: ignore[misc]
         assert ada.chat_view.field.text() == ""
         item = cy.chat_view.lines.item(0)
-        assert item.data(Qt.ItemDataRole.DisplayRole) == line  # plain text, never HTML
+        assert item.data(Qt.ItemDataRole.DisplayRole) == wrappable(line)  # plain, never HTML
         assert ada.table.shown is not None and not ada.table.shown.over  # the game goes on
 
         # A signed-in watcher writes; Ada hides watchers at her table, and shows them again.
@@ -224,5 +228,45 @@ def test_scrolling_up_to_the_oldest_line_brings_the_earlier_ones(
         assert ben.post(f"/games/{game_id}/chat", {"text": "hello"}).status_code == 201
         qtbot.waitUntil(lambda: lines.count() == 121, timeout=5000)
         assert shown(cy)[-1] == "Ben (watching): hello" and cy.chat_view.status.text() == ""
+    finally:
+        close_windows(qtbot, cy)
+
+
+def test_a_long_word_wraps_inside_the_panel_and_copies_as_written(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    """A message with a 300-character word, or a long link, wraps inside the chat panel, at
+    the window's least width as at a wide one: no sideways scrolling, every character shown;
+    Ctrl+C on it copies it as it was written."""
+    dan = lobby.player("Dan")
+    game_id = dan.create()["id"]
+    word, link = "a" * 300, "https://example.invalid/" + "x" * 120
+    for text in (word, f"see {link} ok"):
+        assert dan.post(f"/games/{game_id}/chat", {"text": text}).status_code == 201
+    cy = open_window(qtbot, tmp_path, "Cy", lobby.base)
+    try:
+        qtbot.waitUntil(lambda: lobby_row(cy, game_id) >= 0, timeout=5000)
+        click_cell(cy, lobby_row(cy, game_id), NAME)
+        lines = cy.chat_view.lines
+        qtbot.waitUntil(lambda: lines.count() == 2, timeout=5000)
+        assert shown(cy) == [f"Dan: {word}", f"Dan: see {link} ok"]
+        spacing = lines.fontMetrics().lineSpacing()
+        widths = []
+        for size in (cy.minimumSize(), cy.size()):
+            cy.resize(size)
+            # (the list lays its items out again once the event loop runs)
+            qtbot.waitUntil(lambda: lines.horizontalScrollBar().maximum() == 0, timeout=2000)
+            room = lines.viewport().width()
+            widths.append(lines.width())
+            for row, least in ((0, 300 * lines.fontMetrics().horizontalAdvance("a") // room),
+                               (1, 2)):
+                rect = lines.visualItemRect(lines.item(row))
+                assert rect.width() <= room and rect.height() >= least * spacing, (size, row)
+        assert widths[0] <= 320 < widths[1]  # (the least window's chat: about 300 pixels)
+        activate(qtbot, cy)
+        lines.setFocus()
+        lines.setCurrentRow(0)
+        QTest.keyClick(lines, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+        assert QGuiApplication.clipboard().text() == f"Dan: {word}"
     finally:
         close_windows(qtbot, cy)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -10,10 +11,12 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.style import apply_style
 from somnium_desktop.ui.table import TableWidget
-from tests.ui.driver import activate, close
+from tests.online.helpers import LEVELS
+from tests.ui.driver import activate, close, wait_for_input
 
 
 @pytest.fixture
@@ -52,3 +55,18 @@ def app_style() -> Iterator[None]:
     finally:
         app.setStyleSheet(sheet)
         app.setPalette(palette)
+
+
+@contextmanager
+def offline_window(qtbot: QtBot, settings: Settings) -> Iterator[MainWindow]:
+    """A main window on screen with an offline game waiting for our move, then closed."""
+    window = MainWindow(settings, LEVELS)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    try:
+        window.start_offline()
+        wait_for_input(qtbot, window.table)
+        yield window
+    finally:
+        close(qtbot, window)

@@ -11,14 +11,13 @@ from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.offline import OfflineGame
 from somnium_desktop.game import Draw, EndTurn, new_game
-from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
 from somnium_desktop.ui.table import TableWidget
 from somnium_desktop.ui.table_coach import odds_sentence
 from tests.client.helpers import PlainBot
-from tests.online.helpers import LEVELS
-from tests.ui.driver import activate, close, wait_for_input
+from tests.ui.conftest import offline_window
+from tests.ui.driver import activate, wait_for_input
 from tests.ui.odds_shown import counted, odds_shown
 
 
@@ -132,13 +131,7 @@ def test_the_setting_is_kept_and_turns_the_odds_on_for_offline_play(
     qtbot: QtBot, settings: Settings, tmp_path: Path
 ) -> None:
     assert settings.practice_odds is False
-    window = MainWindow(settings, LEVELS)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    try:
-        window.start_offline()
-        wait_for_input(qtbot, window.table)
+    with offline_window(qtbot, settings) as window:
         assert odds_shown(window.table) == []
         dialog = SettingsDialog(settings, window)
         dialog.accepted.connect(window.apply_settings)
@@ -148,5 +141,3 @@ def test_the_setting_is_kept_and_turns_the_odds_on_for_offline_play(
         assert odds_shown(window.table)[0] == "Odds"
         again = Settings(settings.store)
         assert again.practice_odds is True
-    finally:
-        close(qtbot, window)

@@ -1,0 +1,67 @@
+"""The table at the window's least size: the odds over the deck and the coach's answer are
+shown whole, and nothing is drawn over the cards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtWidgets import QGraphicsSimpleTextItem
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.scene import TableScene
+from somnium_desktop.ui.settings import Settings
+from tests.ui.conftest import offline_window
+from tests.ui.odds_shown import counted
+
+WIDEST_ODDS = ["Odds", "Bust 100%", "Death 100%", "Fools left 3"]
+
+
+@pytest.fixture
+def least(qtbot: QtBot, settings: Settings) -> Iterator[MainWindow]:
+    """A window at its least size, an offline game on its table, the odds on."""
+    settings.practice_odds = True
+    settings.reduced_motion = True
+    with offline_window(qtbot, settings) as window:
+        window.resize(window.minimumSize())
+        qtbot.waitUntil(lambda: window.size() == window.minimumSize(), timeout=2000)
+        qtbot.wait(50)  # (the scene lays itself out again once the event loop runs)
+        yield window
+
+
+def shown_odds(scene: TableScene) -> list[QGraphicsSimpleTextItem]:
+    return [label for label in scene.odds_labels if label.isVisible()]
+
+
+def test_the_odds_are_shown_whole_beside_the_table(least: MainWindow) -> None:
+    table = least.table
+    assert table.view.width() < 420  # (where "Fools left 3" was cut to "Fools le…")
+    view = table.shown
+    assert view is not None
+    scene = table.scene
+    geometry = scene.geometry
+    edge = geometry.bank_x - 0.1 * geometry.card_w  # (the band around the table row)
+    for lines in (["Odds", *counted(view)], WIDEST_ODDS):
+        scene.set_odds(lines)
+        labels = shown_odds(scene)
+        assert " ".join(label.text() for label in labels) == " ".join(lines)  # no "…"
+        for label in labels:
+            rect = label.sceneBoundingRect()
+            assert rect.left() >= 0 and rect.top() >= 0, (label.text(), rect)
+            assert rect.right() <= edge, (label.text(), rect)  # clear of the table's row
+        assert labels[-1].sceneBoundingRect().bottom() <= geometry.row_y  # over the deck
+
+
+def test_the_coach_answer_has_its_lines_and_covers_no_cards(
+    qtbot: QtBot, least: MainWindow
+) -> None:
+    table = least.table
+    answer = table.coach.answer
+    table.coach.ask()
+    qtbot.waitUntil(lambda: answer.text().startswith("The expert would"), timeout=10000)
+    qtbot.wait(50)  # (the layout settles once the event loop runs)
+    assert answer.heightForWidth(answer.width()) <= answer.height()  # every line shown
+    view = table.view
+    assert view.height() >= view.minimumHeight()
+    assert view.geometry().bottom() < table.me.geometry().top()  # the player's strip under it
