@@ -1,7 +1,7 @@
 """Desktop app figures: cold start to the first painted window (beside a bare PySide6 table)
 and to an interactive lobby, resident memory as a player runs the app, frame interval.
 
-Run from a checkout:  .venv/bin/python benchmarks/desktop.py [--runs 9] [--seconds 8]
+Run from a checkout:  .venv/bin/python -m benchmarks.desktop [--runs 9] [--seconds 8]
 
 Each figure is measured in fresh child processes, offscreen and on a real X server (Xvfb, started
 here on a free display; install the `xvfb` package first). Start-up runs `python -m somnium_desktop
@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import os
 import shutil
 import statistics
@@ -48,6 +47,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from benchmarks.ranks import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"start_ratio": 1.25, "lobby_cold_ms": 1500.0, "p99_ms": 20.0, "rss_mb": 120.0}
@@ -234,21 +235,12 @@ def measure_memory(env: dict[str, str], runs: int, base: Path) -> list[dict[str,
 def measure_frames(env: dict[str, str], seconds: float, base: Path) -> dict[str, float]:
     env = {**env, **child_env(env["QT_QPA_PLATFORM"], env.get("DISPLAY"), fresh_home(base))}
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child-frames", str(seconds)],
+        [sys.executable, "-m", "benchmarks.desktop", "--child-frames", str(seconds)],
         env=env, cwd=ROOT, capture_output=True, text=True, timeout=120 + seconds,
     )
     if done.returncode != 0:
         raise RuntimeError(f"frame run failed:\n{done.stderr[-2000:]}")
     return last_json(done.stdout)
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile by nearest rank (as benchmarks/ranks.py; this script runs as a file)."""
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    rank = math.ceil(round(q * len(ordered), 9))  # nearest rank (0.07 * 100 is 7.000000000000001)
-    return ordered[min(len(ordered), max(1, rank)) - 1]
 
 
 def child_frames(seconds: float) -> None:
