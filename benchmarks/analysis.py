@@ -1,6 +1,6 @@
 """Game analysis speed: whole finished games judged decision by decision, as the server would.
 
-    python benchmarks/analysis.py --games 200
+    python -m benchmarks.analysis --games 200
 
 It first plays the games (untimed; deal g from seed g plus --seed, the first player
 alternating; by default the expert against Hard, --pair A:B for other levels), then times, per
@@ -14,13 +14,13 @@ Target: p95 under 2 s (docs/targets.md).
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from benchmarks.ranks import percentile
 from somnium_desktop.game.actions import Action
 from somnium_desktop.game.analysis import analyse, public_game
 from somnium_desktop.game.bots import make_bot
@@ -44,15 +44,6 @@ def game(number: int, pair: tuple[str, str]) -> tuple[GameState, list[tuple[int,
         actions.append((seat, action))
         state, _ = apply(state, seat, action)
     return start, actions
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile by nearest rank (as benchmarks/ranks.py; this script runs as a file)."""
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    rank = math.ceil(round(q * len(ordered), 9))  # nearest rank (0.07 * 100 is 7.000000000000001)
-    return ordered[min(len(ordered), max(1, rank)) - 1]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -2,12 +2,12 @@
 each bot's decision times (p50/p95/p99/max). The second line below measures the computer players'
 targets (docs/targets.md): expert against hard >= 60% of decisive games, p99 <= 100 ms.
 
-    python benchmarks/bots.py                          # expert vs hard, 400 games
-    python benchmarks/bots.py --games 4000 --pair expert:classic-8-50 --processes 2
-    python benchmarks/bots.py --pair expert:classic-0-0 --pair hard:easy
-    python benchmarks/bots.py --sweep --games 300 --processes 2   # expert vs classic, 25 settings
-    python benchmarks/bots.py --pair expert/classic-8-50@20:classic-8-50  # edge before 20 left
-    python benchmarks/bots.py --games 3000 --seed 140000 --pair expert:classic-8-50 \
+    python -m benchmarks.bots                          # expert vs hard, 400 games
+    python -m benchmarks.bots --games 4000 --pair expert:classic-8-50 --processes 2
+    python -m benchmarks.bots --pair expert:classic-0-0 --pair hard:easy
+    python -m benchmarks.bots --sweep --games 300 --processes 2   # expert vs classic, 25 settings
+    python -m benchmarks.bots --pair expert/classic-8-50@20:classic-8-50  # edge before 20 left
+    python -m benchmarks.bots --games 3000 --seed 140000 --pair expert:classic-8-50 \
         --paired "expert(budget=5000)" --processes 2   # a variant on the same deals
 
 A bot is a level key (easy, normal, hard, expert) or classic-<intelligence>-<aggression>, or two
@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TypeVar
 
+from benchmarks.ranks import percentile
 from somnium_desktop.game.actions import Action
 from somnium_desktop.game.bots import Bot, make_bot
 from somnium_desktop.game.bots.classic import ClassicBot
@@ -172,15 +173,6 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (centre - half, centre + half)
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile by nearest rank (as benchmarks/ranks.py; this script runs as a file)."""
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    rank = math.ceil(round(q * len(ordered), 9))  # nearest rank (0.07 * 100 is 7.000000000000001)
-    return ordered[min(len(ordered), max(1, rank)) - 1]
 
 
 def report(pair: tuple[str, str], tally: Tally, seconds: float) -> str:

@@ -1,6 +1,6 @@
 """Lobby list figures: the cost of one lobby event with many games listed (docs/targets.md).
 
-Run from a checkout:  QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/lobby_list.py
+Run from a checkout:  QT_QPA_PLATFORM=offscreen .venv/bin/python -m benchmarks.lobby_list
 
 The real lobby panel (offscreen) lists `--games` games from a snapshot event; then lobby events
 (turns passing, people watching, games coming and closing) arrive at `--rate` a second for
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import statistics
@@ -26,6 +25,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication, QTableWidget
 
+from benchmarks.ranks import percentile
 from somnium_desktop.client.lobby_list import LobbyList
 from somnium_desktop.client.lobby_records import GameSummary
 from somnium_desktop.client.sse import ServerEvent
@@ -78,15 +78,6 @@ def rebuild(table: QTableWidget, games: list[GameSummary], me: str | None) -> No
     panel_list.games = []
     panel_list._me = "(someone else)"  # every line is filled again, every column measured
     panel_list.show_games(games, me)
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile by nearest rank (as benchmarks/ranks.py; this script runs as a file)."""
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    rank = math.ceil(round(q * len(ordered), 9))  # nearest rank (0.07 * 100 is 7.000000000000001)
-    return ordered[min(len(ordered), max(1, rank)) - 1]
 
 
 def run(app: QApplication, games: int, rate: float, seconds: float,

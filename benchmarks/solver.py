@@ -1,6 +1,6 @@
 """Endgame solver speed: the expert's own solves (last cards against classic-8-50) replayed.
 
-    python benchmarks/solver.py --games 40
+    python -m benchmarks.solver --games 40
 
 It plays the games once to collect every position the expert hands its solver, then times a
 fresh expert solving them all again in order (its memo kept from one to the next, as in play):
@@ -10,11 +10,11 @@ the total, each solve's p50/p99/max, and how many finished within the node budge
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 
+from benchmarks.ranks import percentile
 from somnium_desktop.game.bots.classic import ClassicBot
 from somnium_desktop.game.bots.model import Position
 from somnium_desktop.game.bots.strong import StrongBot
@@ -38,15 +38,6 @@ def solves(games: int) -> list[tuple[Position, bool]]:
                     found.append((pos, view.steal_pending))
             state, _ = apply(state, seat, bots[seat].choose(view, seat))
     return found
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile by nearest rank (as benchmarks/ranks.py; this script runs as a file)."""
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    rank = math.ceil(round(q * len(ordered), 9))  # nearest rank (0.07 * 100 is 7.000000000000001)
-    return ordered[min(len(ordered), max(1, rank)) - 1]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,4 +1,4 @@
-"""Every command a benchmark's docstring shows starts as written (asked for --help)."""
+"""Every benchmark command a docstring, a doc or the README shows starts as written (--help)."""
 
 from __future__ import annotations
 
@@ -13,22 +13,29 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
-# "python benchmarks/name.py" or "python -m benchmarks.name", as the docstrings write them
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+# "python benchmarks/name.py" or "python -m benchmarks.name", as the docstrings and docs write them
 COMMAND = re.compile(r"python (-m benchmarks\.(\w+)|benchmarks/(\w+)\.py)")
 
 
+def texts() -> list[tuple[str, str]]:
+    """(where, text) of every place that shows benchmark commands."""
+    docstrings = [(path.stem, ast.get_docstring(ast.parse(path.read_text())) or "")
+                  for path in BENCHMARKS]
+    return docstrings + [(path.name, path.read_text()) for path in DOCS]
+
+
 def documented() -> list[tuple[str, list[str]]]:
-    """(benchmark, the command's arguments up to the script) for each distinct documented form."""
+    """(where, the command's arguments up to the script) for each distinct documented form."""
     found: dict[tuple[str, ...], str] = {}
-    for path in BENCHMARKS:
-        doc = ast.get_docstring(ast.parse(path.read_text())) or ""
+    for where, doc in texts():
         for match in COMMAND.finditer(doc):
             args: tuple[str, ...]
             if match.group(2):
                 args = ("-m", f"benchmarks.{match.group(2)}")
             else:
                 args = (f"benchmarks/{match.group(3)}.py",)
-            found.setdefault(args, path.stem)
+            found.setdefault(args, where)
     return [(stem, list(args)) for args, stem in found.items()]
 
 

@@ -1,14 +1,18 @@
-"""The benchmarks' percentiles: every script's is the nearest rank, none is one rank high."""
+"""The benchmarks' percentiles: one nearest-rank definition, which every script imports."""
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from benchmarks import analysis, bots, desktop, lobby_list, ranks, solver
+from benchmarks import ranks
 from benchmarks.loadgen.figures import spread
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 Percentile = Callable[[list[float], float], float]
 
@@ -18,11 +22,7 @@ def load_table(samples: list[float], q: float) -> float:
     return float(spread(samples, (q,))) / 1000
 
 
-HELPERS: dict[str, Percentile] = {
-    "ranks": ranks.percentile, "analysis": analysis.percentile, "bots": bots.percentile,
-    "solver": solver.percentile, "desktop": desktop.percentile,
-    "lobby_list": lobby_list.percentile, "server_load": load_table,
-}
+HELPERS: dict[str, Percentile] = {"ranks": ranks.percentile, "server_load": load_table}
 
 
 def by_definition(samples: list[float], q: float) -> float:
@@ -56,3 +56,10 @@ def test_every_quantile_of_small_samples_follows_the_definition(name: str) -> No
 def test_no_samples_give_nothing_rather_than_an_error() -> None:
     assert ranks.percentile([], 0.99) == 0.0
     assert spread([], (0.5, 0.99)) == "-"
+
+
+@pytest.mark.parametrize("path", sorted(BENCHMARKS.glob("*.py")), ids=lambda path: path.stem)
+def test_a_script_with_percentiles_takes_the_one_definition(path: Path) -> None:
+    module = importlib.import_module(f"benchmarks.{path.stem}")
+    found = getattr(module, "percentile", ranks.percentile)
+    assert found is ranks.percentile, f"{path.name} keeps a percentile of its own"

@@ -53,6 +53,7 @@ class OnlineBase(QObject):
     replay_opened = Signal(object)  # a Replay of a finished game, fetched from the server
     attention = Signal(str, str)  # title, text: worth a desktop notification in the background
     lobby_loaded = Signal()  # the lobby has listed the server's games (a snapshot came)
+    lobby_changed = Signal(str)  # one lobby event changed the list: its kind ("snapshot", ...)
     left_server = Signal(object, str)  # the game on the table from it (or None), its address
     _lobby_event = Signal(object, object)  # stream token, ServerEvent
     _lobby_status = Signal(object, str, str)  # stream token, status, detail

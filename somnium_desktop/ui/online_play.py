@@ -247,6 +247,7 @@ class OnlinePlay(SignInPart, GamesPart):
         if change is None:
             return
         self._show_games()
+        self.lobby_changed.emit(change.kind)
         if change.kind == "snapshot":
             self._go_online()
             self.lobby_loaded.emit()
