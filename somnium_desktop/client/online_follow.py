@@ -178,7 +178,7 @@ class FollowedGame(GameOnTable):
             elif event.event == "snapshot":
                 self._apply_snapshot(GameDetail.from_dict(data["game"]))
             elif self.sync.state is Sync.SYNCED and self._catching_up:
-                self._held.append(GameEvent.from_dict(data))
+                self._hold(GameEvent.from_dict(data))
             elif self.sync.state is Sync.SYNCED:
                 self._ingest([GameEvent.from_dict(data)], from_stream=True)
         except (ValueError, KeyError, TypeError) as error:
@@ -370,6 +370,15 @@ class FollowedGame(GameOnTable):
             self.view_changed.emit(self.view)
         else:
             self._say_waiting()
+
+    def _hold(self, event: GameEvent) -> None:
+        """A stream event that came while a snapshot is fetched: applied now if it follows on
+        from the table in order (its moves told as they happen), else held for after it."""
+        held = sorted([*self._held, event], key=lambda held_event: held_event.seq)
+        self._held, game_id = [], self._game_id
+        self._ingest(held, from_stream=False)  # (stops at a gap, asking nothing)
+        if self._game_id == game_id:  # (not followed to a rematch meanwhile)
+            self._held = [held_event for held_event in held if held_event.seq > self._seq]
 
     @property
     def _catching_up(self) -> bool:
