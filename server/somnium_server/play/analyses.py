@@ -63,10 +63,12 @@ class AnalysisService:
 
     async def public_game(self, room: GameRoom) -> PublicGame:
         """The analysis input of a finished game: its public views and actions, no deck."""
+        await self.games.ensure_whole(room)
+        first = state_from_dict(room.initial_state)
         actions = await self.storage.get_actions(room.id)
         try:
             return public_game(
-                state_from_dict(room.initial_state),
+                first,
                 [(stored.seat, action_from_dict(stored.action)) for stored in actions],
             )
         except (IllegalAction, ValueError):

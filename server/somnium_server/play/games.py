@@ -49,7 +49,7 @@ from somnium_server.play.games_base import (
 )
 from somnium_server.play.games_commit import CommitPart
 from somnium_server.play.ratings import Rating
-from somnium_server.play.rooms import GameRoom, Seat, new_game_id
+from somnium_server.play.rooms import GameRoom, Seat, Whole, new_game_id
 from somnium_server.storage import StoredEvent, User, VersionConflict
 
 __all__ = ["COMPUTER_USER", "SNAPSHOT_EVERY", "GameService", "stored_state"]
@@ -80,6 +80,7 @@ class GameService(CommitPart):
         return kept
 
     async def _built_replay(self, room: GameRoom) -> bytes:
+        await self.ensure_whole(room)
         state = state_from_dict(room.initial_state)
         actions = await self.storage.get_actions(room.id)
         start_version = actions[0].version - 1 if actions else room.version
@@ -161,11 +162,12 @@ class GameService(CommitPart):
         seats = await self._with_ratings(seats)
         game_id = new_game_id(self.rooms)
         state = new_game(secrets.randbits(63))
+        first = state_to_dict(state)
         playing = all(seat.kind != "open" for seat in seats)
         room = GameRoom(
             id=game_id, name=name, created_at=time.time(), created_by=created_by,
-            seats=seats, status="playing" if playing else "waiting", state=state,
-            initial_state=state_to_dict(state), version=1, seq=0,
+            seats=seats, status="playing" if playing else "waiting",
+            whole=Whole(state, first, (1, first)), version=1, seq=0,
             meta={"agreed": [], "rematch": None, "closed": False, "rated": rated,
                   "move_seconds": move_seconds, "odds": odds},
             bot_seed=secrets.randbits(31), window=deque(maxlen=self.event_window),
@@ -178,7 +180,6 @@ class GameService(CommitPart):
             table_events.append({"type": "game_started", "first": state.first})
         events = numbered_events(table_events, room.seq, room.version, room.view())
         room.seq = events[-1].seq
-        room.snapshot = (room.version, room.initial_state)
         return room, events
 
     def _opened(self, room: GameRoom, events: list[StoredEvent]) -> None:
@@ -266,6 +267,7 @@ class GameService(CommitPart):
         if room.status == "finished":
             await self.ensure_history(room)
         async with room.lock:
+            await self.ensure_whole(room)  # (a finished game's, for the engine's refusal)
             if request.version > room.version:  # another instance may have moved it on
                 await self.catch_up(room)
             answered = answer_given(room, user, request.action_id)
@@ -321,6 +323,7 @@ class GameService(CommitPart):
 
     async def _ask_rematch(self, user: User, room: GameRoom) -> GameRoom:
         async with room.lock:
+            await self.ensure_whole(room)  # (stored with the change: see GameRoom.record)
             if room.status != "finished" or room.meta.get("closed"):
                 raise ApiError(409, "game_not_finished", "a rematch is offered once a game ends")
             seat = room.seat_of(user.id)
@@ -358,6 +361,7 @@ class GameService(CommitPart):
         game is conceded for them. Asking again once it is won answers the game as it is."""
         room = await self.find(game_id)
         async with room.lock:
+            await self.ensure_whole(room)  # (a game won already is answered as it is)
             seat = room.seat_of(user.id)
             if seat is None:
                 raise ApiError(403, "not_a_player", "only the two seated players can claim")

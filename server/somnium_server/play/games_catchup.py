@@ -18,7 +18,7 @@ from somnium_server.play.games_base import (
     stored_times,
 )
 from somnium_server.play.games_presence import PresencePart
-from somnium_server.play.rooms import GameRoom, Seat, event_frame
+from somnium_server.play.rooms import GameRoom, Seat, Whole, event_frame
 from somnium_server.storage import CarriedChange, GameRecord, StoredAction, StoredEvent
 
 HEAR_RETRY_FIRST = 0.2  # seconds before a notice whose reading failed is read again
@@ -35,9 +35,10 @@ class CatchUpPart(PresencePart):
             room = GameRoom.from_record(record, self.event_window)
             if record.snapshot_version < record.version:
                 room.state = await stored_state(self.storage, record)
-            if record.status != "finished":  # finished ones: on demand (ensure_history)
+            if record.status == "finished":  # the rest on demand (ensure_history, _whole)
+                room.let_go_whole()
+            else:
                 await self._load_history(room)
-            await self._read_rating_changes(room)
             stored_times(room)
             self.rooms[room.id] = room
             self._seat_index(room, set())
@@ -63,6 +64,8 @@ class CatchUpPart(PresencePart):
                     await self.catch_up(known)
             return known
         self.rooms[room.id] = room
+        if room.status == "finished":
+            self._let_go_later(room)
         room.elsewhere = self.attendance.peers.observers(room.id)
         self._seat_index(room, set())
         self._presence_changed(room)
@@ -155,7 +158,7 @@ class CatchUpPart(PresencePart):
         async with room.lock:
             if room.version >= version:
                 return  # (caught up meanwhile)
-            if change is not None and room.version == version - 1:
+            if change is not None and room.version == version - 1 and room.whole is not None:
                 await self._take_carried(room, version, change)
             else:
                 await self.catch_up(room)
@@ -171,17 +174,17 @@ class CatchUpPart(PresencePart):
                   if e.seq <= record.seq]
         actions = [a for a in await self.storage.get_actions(room.id, after=room.version)
                    if a.version <= record.version]
-        if [a.version for a in actions] == list(range(room.version + 1, record.version + 1)):
+        played = [a.version for a in actions] == list(range(room.version + 1, record.version + 1))
+        if played and room.whole is not None:
             state = replay(room.state, ((a.seat, action_from_dict(a.action)) for a in actions))
         else:  # a change other than an action (a join, a rematch) stored a snapshot
             state = await stored_state(self.storage, record)
         seated = seated_people(room)
         began = room.status == "waiting" and record.status == "playing"
         room.seats = [Seat(**s) for s in record.seats]
-        room.status, room.meta, room.state = record.status, record.meta, state
+        room.status, room.meta, room.whole = record.status, record.meta, Whole.of(record, state)
         if began:  # (a join through another instance)
             stored_times(room)
-        room.snapshot = (record.snapshot_version, record.state)
         self._moved_on(room, record.version, record.seq, record.deadline, events, actions)
         self._seat_index(room, seated)
         if began:  # (the room is whole first: a failed read leaves no version half taken)
@@ -261,9 +264,26 @@ class CatchUpPart(PresencePart):
                 if room.seat_of(user_id) is not None)
 
     async def ensure_history(self, room: GameRoom) -> None:
-        """Reload a finished game's recent events and action answers if they were let go."""
-        if room.status == "finished" and not room.history:
-            await self._load_history(room)
+        """Reload a finished game's recent events and action answers if they were let go
+        (and its state: see ensure_whole)."""
+        while room.status == "finished" and not (room.history and room.whole is not None):
+            if not room.history:  # (let go again while the state was read: read again)
+                await self._load_history(room)
+            await self.ensure_whole(room)
+            self._let_go_later(room)
+
+    async def ensure_whole(self, room: GameRoom) -> None:
+        """Read a finished game's state back from storage if its room let it go (a finished
+        game's state never changes: any stored version of it is the one the room had), and
+        what a rated game changed. The room lets it go again a while after its last use."""
+        while room.whole is None:  # (let go again while it was read: read again)
+            record = await self.storage.get_game(room.id)
+            if record is None:
+                raise LookupError(f"game {room.id} is no longer stored")
+            state = await stored_state(self.storage, record)
+            await self._read_rating_changes(room)
+            if room.whole is None:  # (else read back by another request meanwhile)
+                room.whole = Whole.of(record, state)
             self._let_go_later(room)
 
     async def _load_history(self, room: GameRoom) -> None:
@@ -299,13 +319,15 @@ class CatchUpPart(PresencePart):
             self.history_grace, self._let_go, room
         )
 
-    @staticmethod
-    def _let_go(room: GameRoom) -> None:
+    def _let_go(self, room: GameRoom) -> None:
         room.let_go = None
-        if room.status == "finished":
+        if room.lock.locked():  # (a change of the game, a rematch, is being made)
+            self._let_go_later(room)
+        elif room.status == "finished":
             room.window.clear()
             room.actions.clear()
             room.history = False
+            room.let_go_whole()
 
     async def _read_rating_changes(self, room: GameRoom) -> None:
         """What a finished rated game changed, for its detail. The ratings themselves were

@@ -63,6 +63,7 @@ class CommitPart(CatchUpPart):
                 await self.catch_up(room)
         if fresh and clocks.overdue(room, time.time()):  # read: the clock is judged too
             await self.time_out(room.id)
+        await self.ensure_whole(room)  # (last: a finished game's may be let go again later)
         return room
 
     async def have(self, game_ids: list[str]) -> None:

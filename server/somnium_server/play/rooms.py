@@ -44,6 +44,25 @@ class Seat:
                 "level": self.level, "rating": self.rating}
 
 
+class LetGo(RuntimeError):
+    """A finished game's state was asked of its room after the room let it go."""
+
+
+@dataclass
+class Whole:
+    """What a room holds of its game's state while the game is in play or in use."""
+
+    state: GameState
+    initial_state: dict[str, Any]
+    # the state as last stored and the version it was taken at (see GameRecord.state_version)
+    snapshot: tuple[int, dict[str, Any]]
+
+    @classmethod
+    def of(cls, record: GameRecord, state: GameState) -> Whole:
+        """The record's, with `state` the state it is at (its snapshot and later actions)."""
+        return cls(state, record.initial_state, (record.snapshot_version, record.state))
+
+
 @dataclass
 class GameRoom:
     """A game in memory: its state, recent events, retried-action answers and listeners."""
@@ -54,8 +73,9 @@ class GameRoom:
     created_by: str
     seats: list[Seat]
     status: str
-    state: GameState
-    initial_state: dict[str, Any]
+    # the engine's state, the first state and the snapshot: in storage only once a finished
+    # game is let go (None), read back by GameService.ensure_whole whenever one is needed
+    whole: Whole | None
     version: int
     seq: int
     meta: dict[str, Any]
@@ -76,8 +96,8 @@ class GameRoom:
     observer_flush: asyncio.TimerHandle | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     presence: Presence = field(default_factory=Presence)
-    # the state as last stored and the version it was taken at (see GameRecord.state_version)
-    snapshot: tuple[int, dict[str, Any]] = (0, {})
+    # the winner's seat of a game let go (its lobby line's `winner`; None: a draw, or not won)
+    kept_winner: int | None = None
     # per seat, what a finished rated game changed (ratings.py)
     rating_changes: list[dict[str, Any]] | None = None
     # when the clock of the player to move runs out (clocks.py); None: no clock running
@@ -93,12 +113,55 @@ class GameRoom:
         return cls(
             id=record.id, name=record.name, created_at=record.created_at,
             created_by=record.created_by, seats=[Seat(**s) for s in record.seats],
-            status=record.status, state=state_from_dict(record.state),
-            initial_state=record.initial_state, version=record.version, seq=record.seq,
-            meta=record.meta, bot_seed=record.bot_seed, window=deque(maxlen=window),
-            snapshot=(record.snapshot_version, record.state), deadline=record.deadline,
+            status=record.status, whole=Whole.of(record, state_from_dict(record.state)),
+            version=record.version, seq=record.seq, meta=record.meta,
+            bot_seed=record.bot_seed, window=deque(maxlen=window), deadline=record.deadline,
             history=False,
         )
+
+    @property
+    def state(self) -> GameState:
+        """The engine's state now (deck and seed included: it never leaves the server)."""
+        return self._whole().state
+
+    @state.setter
+    def state(self, state: GameState) -> None:
+        self._whole().state = state
+
+    @property
+    def initial_state(self) -> dict[str, Any]:
+        """The stored form of the state the game was dealt in (replays start there)."""
+        return self._whole().initial_state
+
+    @property
+    def snapshot(self) -> tuple[int, dict[str, Any]]:
+        """The state as last stored and the version it was taken at (GameRecord's)."""
+        return self._whole().snapshot
+
+    @snapshot.setter
+    def snapshot(self, snapshot: tuple[int, dict[str, Any]]) -> None:
+        self._whole().snapshot = snapshot
+
+    def _whole(self) -> Whole:
+        if self.whole is None:
+            raise LetGo(f"game {self.id} is in storage only: GameService.ensure_whole first")
+        return self.whole
+
+    def winner(self) -> int | None:
+        """The winner's seat, once the game is won (None: not over, or a draw)."""
+        if self.whole is None:
+            return self.kept_winner
+        state = self.whole.state
+        return state.winner if state.over else None
+
+    def let_go_whole(self) -> None:
+        """Keep only what the lobby's lines need of a finished game; the rest (state, first
+        state, snapshot, the views and answers built of them) stays in storage."""
+        self.kept_winner = self.winner()
+        self.whole = None
+        self.bots.clear()
+        self.rating_changes = None
+        self._view = self._detail = None
 
     def record(self, **changes: Any) -> GameRecord:
         """The stored form of this room, with some fields changed."""
@@ -153,7 +216,7 @@ class GameRoom:
             "id": self.id, "name": self.name, "created_at": self.created_at,
             "version": self.version, "status": self.status, "players": self.players(),
             "turn": self.state.turn if playing else None, "observers": self.watchers(),
-            "winner": self.state.winner if self.state.over else None,
+            "winner": self.winner(),
             "away": [away for away, _ in self.presence.shown],
             "rated": bool(self.meta.get("rated")),
             "odds": bool(self.meta.get("odds")),

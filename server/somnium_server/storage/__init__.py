@@ -9,7 +9,7 @@ see no difference.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -353,7 +353,9 @@ class Storage(SigninStorage, ChatStorage, AnalysisStorage, Protocol):
         """The best rated users with at least `min_games` rated games, best first."""
         ...
 
-    async def list_games(self) -> list[GameRecord]: ...
+    async def list_games(self) -> Iterator[GameRecord]:
+        """Every stored game, oldest first, each read from its row as it is asked for."""
+        ...
 
     async def game_versions(self) -> dict[str, int]:
         """Every stored game's id and version: what an instance that missed notices checks

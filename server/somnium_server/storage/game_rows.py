@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -45,3 +45,11 @@ def game_from_row(row: Sequence[Any]) -> GameRecord:
         meta=orjson.loads(row[10]), bot_seed=row[11], state_version=row[12],
         deadline=row[13],
     )
+
+
+def games_from_rows(rows: list[tuple[Any, ...]]) -> Iterator[GameRecord]:
+    """The records of `rows` (GAME_COLUMNS), each read as it is asked for, its row let go:
+    the states of every stored game are never all in memory at once."""
+    rows.reverse()
+    while rows:
+        yield game_from_row(rows.pop())

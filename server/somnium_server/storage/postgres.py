@@ -13,7 +13,7 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -42,6 +42,7 @@ from somnium_server.storage.game_rows import (
     dumps,
     game_from_row,
     game_row,
+    games_from_rows,
 )
 from somnium_server.storage.postgres_limits import PostgresLimits
 from somnium_server.storage.postgres_lobby import PostgresLobby
@@ -302,9 +303,9 @@ class PostgresStorage(
         row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
         return game_from_row(row) if row else None
 
-    async def list_games(self) -> list[GameRecord]:
+    async def list_games(self) -> Iterator[GameRecord]:
         rows = await self._all(f"SELECT {GAME_COLUMNS} FROM games ORDER BY created_at")
-        return [game_from_row(row) for row in rows]
+        return games_from_rows(rows)
 
     async def game_versions(self) -> dict[str, int]:
         return {game_id: version

@@ -12,7 +12,7 @@ import logging
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -38,6 +38,7 @@ from somnium_server.storage.game_rows import (
     dumps,
     game_from_row,
     game_row,
+    games_from_rows,
 )
 from somnium_server.storage.sqlite_file import Checkpointer, connect
 from somnium_server.storage.sqlite_signin import SQLiteSignin
@@ -313,11 +314,11 @@ class SQLiteStorage(SQLiteSignin, SQLiteTable):
         ).fetchone()
         return game_from_row(row) if row else None
 
-    async def list_games(self) -> list[GameRecord]:
+    async def list_games(self) -> Iterator[GameRecord]:
         rows = self._conn.execute(
             f"SELECT {GAME_COLUMNS} FROM games ORDER BY created_at"
         ).fetchall()
-        return [game_from_row(row) for row in rows]
+        return games_from_rows(rows)
 
     async def game_versions(self) -> dict[str, int]:
         return dict(self._conn.execute("SELECT id, version FROM games").fetchall())
