@@ -6,7 +6,8 @@ double-click on a message).
 
 Every message is plain text: the lines are list items, which Qt draws as plain text, never
 as rich text or HTML. A long run without a space (a link, "aaaa…") wraps inside the panel
-(see `wrappable`); copying a line (Ctrl+C, or its menu) gives its text as written.
+(see `wrappable`), and so does its tooltip, the message escaped as rich text (`wrapped_tip`);
+copying a line (Ctrl+C, or its menu) gives its text as written.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .chat_wrap import wrappable
+from .chat_wrap import wrappable, wrapped_tip
 
 # Online play's modules load with the first online game (the column is built at start-up).
 if TYPE_CHECKING:
@@ -218,7 +219,7 @@ class ChatView(QFrame):
         item = QListWidgetItem(wrappable(text))
         item.setData(LINE, line)
         item.setData(Qt.ItemDataRole.AccessibleTextRole, text)  # (read as written)
-        item.setToolTip(line.text)
+        item.setToolTip(wrapped_tip(line.text))  # (wraps; copying gives line_text)
         return item
 
     def _add_earlier(self, lines: list[ChatLine]) -> None:

@@ -1,7 +1,9 @@
-"""Chat lines as the list shows them: a long run without a space may wrap anywhere."""
+"""Chat lines as the list and its tooltips show them: a long run without a space may wrap
+anywhere."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 import unicodedata
@@ -29,3 +31,11 @@ def wrappable(text: str) -> str:
     line wraps inside the panel instead of widening it. Words of ordinary length are kept
     whole; only the display changes (the breaks are invisible)."""
     return _LONG.sub(lambda run: _breakable(run.group(0)), text)
+
+
+def wrapped_tip(text: str) -> str:
+    """`text` as a tooltip that wraps: Qt wraps a rich-text tooltip to a readable width (a
+    plain one is a single line, 2,000 pixels wide for a 300-letter word), the breaks of
+    `wrappable` let a long run wrap too, and the text is escaped, so a message's "<b>" is
+    shown as written, never as markup."""
+    return f'<p style="white-space:pre-wrap">{html.escape(wrappable(text))}</p>'

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,7 +25,6 @@ if TYPE_CHECKING:  # (types only: the list is built at start-up, before any HTTP
     from ..client.lobby_records import GameSummary
 
 COLUMNS = ("Game", "Player 1", "Player 2", "Status", "Watching")
-NARROW = 80  # pixels: the least a column after the game's name is given, crowded
 NAME, SEAT_1, SEAT_2, STATUS, WATCHING = range(len(COLUMNS))
 NARROW_COLUMNS = (SEAT_1, SEAT_2, STATUS, WATCHING)
 MEASURED = (NAME, *NARROW_COLUMNS)
@@ -110,6 +109,7 @@ class GameList(QTableWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
+        header.installEventFilter(self)  # (its font changes after the list's: see eventFilter)
         self.cellClicked.connect(self._choose)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(
@@ -139,6 +139,14 @@ class GameList(QTableWidget):
                     font.setUnderline(item.font().underline())
                     item.setFont(font)
         self._measure((), again=True)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The header's new font comes after the list's (a wide window's column restyled):
+        the columns are measured again for its words, or they would keep the old font's
+        widths and the headers run together."""
+        if watched is self.horizontalHeader() and event.type() == QEvent.Type.FontChange:
+            self._measure((), again=True)
+        return super().eventFilter(watched, event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
@@ -364,8 +372,7 @@ class GameList(QTableWidget):
         share_out; a cut text elides, its tooltip says it whole), never below a header."""
         width = self.viewport().width()
         headers = self._header_widths()
-        least = {c: self.least_name() if c == NAME else min(headers[c], NARROW)
-                 for c in MEASURED}
+        least = {c: self.least_name() if c == NAME else headers[c] for c in MEASURED}
         wanted = {c: max(self._widths[c], least[c]) for c in MEASURED}
         others = [c for c in NARROW_COLUMNS if c != WATCHING]
         crowded = sum(wanted.values()) > width and \

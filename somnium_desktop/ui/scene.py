@@ -217,7 +217,8 @@ class TableScene(SceneLayout):
         """Animate every card whose place changed; the `moving` ones fly above the rest."""
         targets = self._targets()
         duration = self._duration(MOVE_MS)
-        self._set_label(self.discard_label, f"Discard {len(self.discard_pile)}")
+        self._set_discard(f"Discard {len(self.discard_pile)}")
+        self._place_labels()
         if duration == 0:
             if flip is not None:
                 flip.show_face()
@@ -308,7 +309,7 @@ class TableScene(SceneLayout):
                                      pile_text(view.discard)))
         for item in (self._deck_outline, self.deck_label, self.fools_label, self.death_label):
             item.setToolTip(deck_tip)
-        for item in (self._discard_outline, self.discard_label):
+        for item in (self._discard_outline, self.discard_label, self.discard_count):
             item.setToolTip(discard_tip)
 
     def matches(self, view: View) -> bool:

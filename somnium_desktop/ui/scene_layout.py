@@ -131,11 +131,15 @@ class SceneLayout(QGraphicsScene):
             label.setVisible(False)
         self._label_texts: dict[int, str] = {}  # each label's whole text, by id
         self._label_room = 60.0  # pixels a label may take (set by the layout)
+        self._discard_room = 60.0  # and one under the discard pile
         self._label_line = 12.0  # from one label's top to the next one's
         self.deck_label = self._text()
         self.fools_label = self._text()
         self.death_label = self._text()
         self.discard_label = self._text()
+        # A count too wide for the room right of the table ("Discard 10" on a small table)
+        # puts its number on a line of its own, under its word (see label_lines).
+        self.discard_count = self._text()
         # The odds of the next card, over the deck (shown only when the game has them on): a
         # label a line, two for a line too wide for the room beside the table (see set_odds).
         self._odds: list[str] = []
@@ -195,11 +199,17 @@ class SceneLayout(QGraphicsScene):
         return QRectF(slot.left(), slot.bottom() - self.geometry.card_h,
                       self.geometry.card_w, self.geometry.card_h)
 
+    def _band_right(self) -> float:
+        """Where the band around the table row ends, on the discard pile's side."""
+        geo = self.geometry
+        return geo.table_pos(SLOTS - 1).x() + geo.card_w * 1.1
+
     def _fit_labels(self) -> None:
         """The labels' font: a sixth of a card, smaller if their longest words would not fit
         between the window's edge and the table row (they would overlap it, or be cut)."""
         geo = self.geometry
         self._label_room = max(1.0, geo.bank_x - geo.card_w * 0.1 - 4)
+        self._discard_room = max(1.0, self.width() - self._band_right() - 4)
         font = QFont()
         size = max(LABEL_LEAST_PX, round(geo.card_w * 0.17))
         while True:
@@ -210,9 +220,12 @@ class SceneLayout(QGraphicsScene):
                 break
             size -= 1
         self._label_line = max(round(geo.card_w * 0.22), math.ceil(metrics.height()) + 1)
-        for label in (self.deck_label, self.fools_label, self.death_label, self.discard_label):
+        for label in (self.deck_label, self.fools_label, self.death_label):
             label.setFont(font)
             self._set_label(label, self._label_texts.get(id(label), label.text()))
+        for label in (self.discard_label, self.discard_count):
+            label.setFont(font)
+        self._set_discard(self._label_texts.get(id(self.discard_label), ""))
         for label in self.odds_labels:
             label.setFont(font)
         self.set_odds(self._odds)  # (wrapped again to the new room)
@@ -223,6 +236,15 @@ class SceneLayout(QGraphicsScene):
         metrics = QFontMetricsF(label.font())
         label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideRight, self._label_room))
 
+    def _set_discard(self, text: str) -> None:
+        """The discard's count under it: one line when it fits right of the table row, else
+        its word over its number ("Discard" / "10"), so neither is cut."""
+        self._label_texts[id(self.discard_label)] = text
+        parts = label_lines(text, QFontMetricsF(self.discard_label.font()), self._discard_room)
+        self.discard_label.setText(parts[0])
+        self.discard_count.setText(parts[1] if len(parts) > 1 else "")
+        self.discard_count.setVisible(len(parts) > 1)
+
     def _place_labels(self) -> None:
         geo = self.geometry
         below = geo.row_y + geo.card_h + geo.card_w * 0.06
@@ -232,9 +254,12 @@ class SceneLayout(QGraphicsScene):
             (self.fools_label, geo.deck_pos.x(), below + line),
             (self.death_label, geo.deck_pos.x(), below + 2 * line),
             (self.discard_label, geo.discard_pos.x(), below),
+            (self.discard_count, geo.discard_pos.x(), below + line),
         ):
             width = label.boundingRect().width()
-            left = min(max(2.0, x + (geo.card_w - width) / 2), self.width() - width - 2)
+            # under its pile, within the view; the discard's clear of the table row's band
+            least = 2.0 if x < geo.bank_x else self._band_right() + 2
+            left = min(max(least, x + (geo.card_w - width) / 2), self.width() - width - 2)
             label.setPos(round(left), round(y))
         shown = [label for label in self.odds_labels if label.isVisible()]
         above = geo.row_y - geo.card_w * 0.06 - len(shown) * line
@@ -265,7 +290,7 @@ class SceneLayout(QGraphicsScene):
             fool_text = {0: "no Fools", 1: "1 Fool"}.get(fools, f"{fools} Fools")
             self._set_label(self.fools_label, fool_text)
             self._set_label(self.death_label, "Death in" if death else "no Death")
-        self._set_label(self.discard_label, f"Discard {len(self.discard_pile)}")
+        self._set_discard(f"Discard {len(self.discard_pile)}")
         self._place_labels()
 
     def top_seat(self) -> int:

@@ -13,7 +13,7 @@ STEP = 0.1  # the scale moves in steps, so a resize restyles the table rarely
 POINTS = {
     "gameName": 12, "gameId": 10, "watchingBadge": 10, "playerName": 11, "playerScore": 11,
     "playerNote": 10, "status": 10, "gameOverTitle": 20, "gameOverDetail": 11,
-    "playerRating": 10, "gameOverRatings": 11,
+    "playerRating": 10, "gameOverRatings": 11, "coachAnswer": 10,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -12,7 +13,7 @@ class WrappedLabel(QLabel):
     Qt's layouts take a wrapped label's least height as one line; in a row beside a button
     (the coach's answer) a longer text on a narrow table then took its lines from the
     widgets above it, and the player's strip was drawn over the cards. Its least height now
-    grows with its lines, and the window's with it.
+    grows with its lines (at its width and font), and the window's with it.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -26,6 +27,12 @@ class WrappedLabel(QLabel):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new font (the table's text grows on a large window): new lines, new height."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit()
 
     def _fit(self) -> None:
         needed = self.heightForWidth(self.width()) if self.text() else 0

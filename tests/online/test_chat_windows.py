@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QGuiApplication, QHelpEvent, QTextDocument
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QScrollBar
+from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QScrollBar, QToolTip
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.online import OnlineGame
@@ -232,24 +232,46 @@ def test_scrolling_up_to_the_oldest_line_brings_the_earlier_ones(
         close_windows(qtbot, cy)
 
 
+def hovered_tip(qtbot: QtBot, lines: QListWidget, row: int) -> QLabel:
+    """The tooltip Qt shows over a line of the chat, as a pointer resting on it asks."""
+    QToolTip.hideText()
+    at = lines.visualItemRect(lines.item(row)).center()
+    QApplication.sendEvent(lines.viewport(), QHelpEvent(
+        QEvent.Type.ToolTip, at, lines.viewport().mapToGlobal(at)))
+    qtbot.waitUntil(QToolTip.isVisible, timeout=2000)
+    tips = [widget for widget in QApplication.topLevelWidgets()
+            if isinstance(widget, QLabel) and widget.isVisible()
+            and widget.text() == QToolTip.text()]
+    assert len(tips) == 1
+    return tips[0]
+
+
+def tip_words(tip: QLabel) -> str:
+    """What a tooltip reads, as plain text without the invisible breaks."""
+    document = QTextDocument()
+    document.setHtml(tip.text())
+    return document.toPlainText().replace(BREAK, "")
+
+
 def test_a_long_word_wraps_inside_the_panel_and_copies_as_written(
     qtbot: QtBot, tmp_path: Path, lobby: LiveServer
 ) -> None:
     """A message with a 300-character word, or a long link, wraps inside the chat panel, at
     the window's least width as at a wide one: no sideways scrolling, every character shown;
-    Ctrl+C on it copies it as it was written."""
+    Ctrl+C on it copies it as it was written. Its tooltip wraps too (it was one line 2,000
+    pixels wide), and shows a message's markup as written."""
     dan = lobby.player("Dan")
     game_id = dan.create()["id"]
     word, link = "a" * 300, "https://example.invalid/" + "x" * 120
-    for text in (word, f"see {link} ok"):
+    for text in (word, f"see {link} ok", MARKUP):
         assert dan.post(f"/games/{game_id}/chat", {"text": text}).status_code == 201
     cy = open_window(qtbot, tmp_path, "Cy", lobby.base)
     try:
         qtbot.waitUntil(lambda: lobby_row(cy, game_id) >= 0, timeout=5000)
         click_cell(cy, lobby_row(cy, game_id), NAME)
         lines = cy.chat_view.lines
-        qtbot.waitUntil(lambda: lines.count() == 2, timeout=5000)
-        assert shown(cy) == [f"Dan: {word}", f"Dan: see {link} ok"]
+        qtbot.waitUntil(lambda: lines.count() == 3, timeout=5000)
+        assert shown(cy) == [f"Dan: {word}", f"Dan: see {link} ok", f"Dan: {MARKUP}"]
         spacing = lines.fontMetrics().lineSpacing()
         widths = []
         for size in (cy.minimumSize(), cy.size()):
@@ -268,5 +290,10 @@ def test_a_long_word_wraps_inside_the_panel_and_copies_as_written(
         lines.setCurrentRow(0)
         QTest.keyClick(lines, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
         assert QGuiApplication.clipboard().text() == f"Dan: {word}"
+        for row, text in enumerate((word, f"see {link} ok", MARKUP)):
+            tip = hovered_tip(qtbot, lines, row)
+            assert tip_words(tip) == text  # (the markup as written, not bold)
+            assert tip.width() <= 600 and tip.height() < 20 * tip.fontMetrics().height()
+        QToolTip.hideText()
     finally:
         close_windows(qtbot, cy)

@@ -9,7 +9,14 @@ from PySide6.QtWidgets import QGraphicsSimpleTextItem
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.lobby_records import GameSummary, Seat
-from somnium_desktop.ui.lobby_games import CELL_PADDING, COLUMNS, NAME, SEAT_1, STATUS
+from somnium_desktop.ui.lobby_games import (
+    CELL_PADDING,
+    COLUMNS,
+    HEADER_PADDING,
+    NAME,
+    SEAT_1,
+    STATUS,
+)
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
 from tests.ui.driver import close
@@ -154,3 +161,19 @@ def test_the_lobby_columns_take_the_room(qtbot: QtBot, window: MainWindow) -> No
     assert games.viewport().mapToGlobal(QPoint(0, 0)).x() >= window.mapToGlobal(QPoint(0, 0)).x()
     assert Qt.TextElideMode.ElideRight == games.textElideMode()
 
+
+
+@pytest.mark.parametrize("size", [None, QSize(1280, 800), QSize(1920, 1080), QSize(2560, 1440)])
+def test_the_lobby_headers_have_room_between_them(
+    qtbot: QtBot, window: MainWindow, size: QSize | None
+) -> None:
+    window.lobby_panel.set_games(GAMES, me=None)  # (listed before the window grows)
+    sized(qtbot, window, size)
+    games = window.lobby_panel.games
+    header = games.horizontalHeader()
+    metrics = header.fontMetrics()
+    shown = [c for c in range(len(COLUMNS)) if not games.isColumnHidden(c)]
+    assert len(shown) >= 4
+    for column in shown:  # ("Player 1" ran into "Player 2" at 2560x1440)
+        words = metrics.horizontalAdvance(COLUMNS[column])
+        assert header.sectionSize(column) >= words + HEADER_PADDING, (COLUMNS[column], size)

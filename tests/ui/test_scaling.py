@@ -8,6 +8,8 @@ from PySide6.QtGui import QFontInfo
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.ui.main_window import MainWindow
+from somnium_desktop.ui.table_scale import MOST
+from somnium_desktop.ui.wrapped_label import WrappedLabel
 from tests.ui.driver import play_to_the_end
 from tests.ui.test_layout import GAMES
 from tests.ui.test_main_window import window
@@ -86,3 +88,45 @@ def test_the_column_text_grows_on_a_wide_window(qtbot: QtBot, window: MainWindow
     back = column_text(qtbot, window, QSize(1280, 800))
     assert back == small  # and come back on a smaller window
     assert cell_font(window, 0).bold()
+
+
+def answer_text(qtbot: QtBot, window: MainWindow, size: QSize) -> dict[str, float]:
+    """The coach's answer's text beside the table's other text, at a window size."""
+    window.resize(size)
+    qtbot.waitUntil(lambda: window.size() == size)
+    qtbot.wait(50)
+    table = window.table
+    answer = table.coach.answer
+    return {
+        "answer": answer.fontInfo().pixelSize(),
+        "status": table.status.fontInfo().pixelSize(),
+        "lines": answer.height() / answer.heightForWidth(answer.width()),  # >= 1: all shown
+    }
+
+
+def test_the_coach_answer_grows_like_the_table_text(qtbot: QtBot, window: MainWindow) -> None:
+    window.start_offline("careful", seed=3)
+    answer = window.table.coach.answer
+    answer.show_text("The expert would draw: 62% to win; ending the turn now, 55%.")
+    small = answer_text(qtbot, window, QSize(1280, 800))
+    large = answer_text(qtbot, window, QSize(2560, 1440))  # (it kept 10 points there)
+    assert large["answer"] >= 1.25 * small["answer"], (small, large)
+    assert large["answer"] / small["answer"] <= MOST  # within the table's bounds
+    assert large["answer"] / large["status"] == pytest.approx(
+        small["answer"] / small["status"], rel=0.15)  # as the status line beside it grows
+    assert small["lines"] >= 1 and large["lines"] >= 1
+    back = answer_text(qtbot, window, QSize(1280, 800))
+    assert back["answer"] == small["answer"]
+
+
+def test_a_wrapped_label_takes_the_lines_of_a_larger_font(qtbot: QtBot) -> None:
+    label = WrappedLabel()
+    qtbot.addWidget(label)
+    label.resize(200, 20)
+    label.show()
+    qtbot.waitExposed(label)
+    label.show_text("The expert would draw: 62% to win; ending the turn now, 55%.")
+    before = label.minimumHeight()
+    label.setStyleSheet("font-size: 20pt")  # (as the table's sheet on a large window)
+    assert label.width() == 200  # (the same width: no resize to fit it again)
+    assert label.minimumHeight() >= label.heightForWidth(label.width()) > before
