@@ -62,9 +62,9 @@ HEALTH_LIMIT = 65536  # bytes: /health answers with a few dozen
 def is_alive(base_url: str, timeout: float = 1.0) -> bool:
     """True when a Somnium lobby server answers at `base_url` (http://127.0.0.1:port).
 
-    One plain HTTP/1.1 request on a socket, not http.client nor requests: this runs first thing
-    at start-up, before Qt is loaded, and http.client's imports (email, ssl) alone took about
-    a tenth of the CPU to the first paint."""
+    One plain HTTP/1.1 request on a socket, not http.client nor requests: this runs at
+    start-up, on a thread beside the UI thread's work right after the first paint, and
+    http.client's imports (email, ssl) alone took about a tenth of the CPU of the window's start."""
     host, _, port = base_url.removeprefix("http://").partition(":")
     request = (f"GET /health HTTP/1.1\r\nHost: {host}:{port or 80}\r\n"
                "Connection: close\r\n\r\n").encode("ascii")
