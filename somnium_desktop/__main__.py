@@ -6,12 +6,8 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import __version__
-
-if TYPE_CHECKING:
-    from .ui.online_options import OnlineOptions
 
 _STARTED = time.monotonic()
 
@@ -88,18 +84,6 @@ def _parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return args, qt_arguments(parser, rest)
 
 
-def _begin_online() -> OnlineOptions | None:
-    """Online play's options with the built-in server begun, if that is the server wanted."""
-    from .early import begin_built_in_server
-
-    local = begin_built_in_server()
-    if local is None:
-        return None
-    from .ui.online_options import OnlineOptions
-
-    return OnlineOptions(local_server=local)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the app until its window closes; returns the exit status."""
     args, qt_args = _parse(sys.argv[1:] if argv is None else argv)
@@ -107,13 +91,9 @@ def main(argv: list[str] | None = None) -> int:
         from .desktop_entry import main as desktop_main
 
         return desktop_main(remove=args.uninstall_desktop)
-    early = not args.benchmark_startup and not args.smoke_test
-    # First of all (QtCore only, to read the settings): the built-in server boots on the other
-    # core while the rest of Qt loads and the window is built.
-    online = _begin_online() if early else None
     from PySide6.QtWidgets import QApplication
 
-    from .early import APPLICATION, ORGANIZATION
+    from .app_names import APPLICATION, ORGANIZATION
     from .ui.style import STYLE
 
     # Fusion everywhere (a -style among the arguments still wins: it comes later).
@@ -142,8 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     apply_style(app, set_style=existing is not None)
     cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
     deck = CardDeck(disk_cache=Path(cache) / "cards")  # the first paint parses no art
-    # The first frame is the table; the lobby and offline column fills in right after it.
-    window = MainWindow(deck=deck, online=online, column_after_paint=True)
+    # The first frame is the table; the lobby and offline column fills in right after it, and
+    # online play then begins the built-in server (when no other is set). Nothing before the
+    # first paint starts that server: its boot (most of a second of CPU) would share the
+    # machine's cores with the window's start.
+    window = MainWindow(deck=deck, column_after_paint=True)
     viewport = window.table.view.viewport()
 
     def set_icon() -> None:

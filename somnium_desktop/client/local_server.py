@@ -62,9 +62,9 @@ HEALTH_LIMIT = 65536  # bytes: /health answers with a few dozen
 def is_alive(base_url: str, timeout: float = 1.0) -> bool:
     """True when a Somnium lobby server answers at `base_url` (http://127.0.0.1:port).
 
-    One plain HTTP/1.1 request on a socket, not http.client nor requests: this runs first thing
-    at start-up, before Qt is loaded, and http.client's imports (email, ssl) alone took about
-    a tenth of the CPU to the first paint."""
+    One plain HTTP/1.1 request on a socket, not http.client nor requests: this runs at
+    start-up, on a thread beside the UI thread's work right after the first paint, and
+    http.client's imports (email, ssl) alone took about a tenth of the CPU of the window's start."""
     host, _, port = base_url.removeprefix("http://").partition(":")
     request = (f"GET /health HTTP/1.1\r\nHost: {host}:{port or 80}\r\n"
                "Connection: close\r\n\r\n").encode("ascii")
@@ -139,11 +139,11 @@ class LocalServer:
         """Find or start the server on a thread of its own, so that it boots while the app
         does other things; a later ensure() waits for it (and says what went wrong, if so).
 
-        Not an Operations job, on purpose: it is begun (by `early`) before QtGui, QtWidgets
-        and the application object exist, when there is no UI thread with an event loop to
-        call back; and it has nothing to call back (no outcome is delivered: the ensure()
-        that online play runs through Operations later picks it up). Going through Operations
-        once Qt is up would lose the early start, most of a second of boot on the other core."""
+        The app calls it right after its window's first paint (never before: the boot, most
+        of a second of CPU, would share the cores with the window's start), just before online
+        play's own imports, which then load on the UI thread while the server boots. Not an
+        Operations job: it has nothing to call back (the ensure() that online play runs
+        through Operations right after picks up its outcome)."""
 
         def find_or_start() -> None:
             with contextlib.suppress(LobbyError):

@@ -1,7 +1,8 @@
-"""What online play may be given (tests, packagers), and an early start for the built-in server.
+"""What online play may be given (tests, packagers), and the start of the built-in server.
 
-Light on purpose: the main window reads it before online play itself (and requests) is
-imported, so that the built-in server boots meanwhile.
+Light on purpose: right after the window's first paint, the main window reads it to begin
+the built-in server before online play itself (and requests) is imported, so that the server
+boots meanwhile.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from ..app_names import APPLICATION, ORGANIZATION  # not .settings: that imports Qt
 from ..client.local_server import LocalServer, data_dir_for
-from ..early import APPLICATION, ORGANIZATION  # not .settings: that imports Qt
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings
 
-from ..early import APPLICATION as APPLICATION
-from ..early import ORGANIZATION as ORGANIZATION
-from ..early import SERVER_KEY
+from ..app_names import APPLICATION as APPLICATION
+from ..app_names import ORGANIZATION as ORGANIZATION
+from ..app_names import SERVER_KEY
 
 SPEEDS = (("Slow", 0.5), ("Normal", 1.0), ("Fast", 2.0), ("Very fast", 4.0))
 DEFAULT_LEVEL = "normal"
