@@ -4,7 +4,8 @@ It listens on 127.0.0.1 and a free port, keeps its SQLite file in the data direc
 given and offers local accounts (a name only). One runs per data directory: it holds an
 exclusive lock on `server.lock` while it lives and writes `server.json` (port, pid) once it
 listens, so every app instance on this computer finds and shares it. The data directory is
-made (or made again) 0700 and the files it makes there 0600: only this user reads the games.
+made (or made again) 0700 and its files there 0600 (also ones an older release left 0644):
+only this user reads the games.
 
 The app that started it keeps its standard input open; when that closes (the app quit or
 died), the server stays while other app instances still have event streams open, and exits
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from somnium_server.private import keep_files_private, private_folder
+from somnium_server.private import keep_files_private, private_file, private_folder
 
 if TYPE_CHECKING:
     from somnium_server.config import Settings
@@ -103,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     data_dir: Path = args.data_dir
     keep_files_private()
     private_folder(data_dir, tighten=True)  # games, decks' order, sign-ins: this user's only
+    private_file(data_dir / LOCK_FILE)  # (an older release's was 0644)
     held = lock(data_dir / LOCK_FILE)  # first: a second server gives up before its imports
     if held is None:
         print(json.dumps({"running": True}), flush=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import stat
@@ -46,6 +45,26 @@ def private_folder(folder: Path, *, tighten: bool) -> None:
 
 def private_file(path: Path) -> None:
     """Create `path` empty with mode 0600 if it is missing (whatever the umask); one already
-    there is left as it is."""
-    with contextlib.suppress(FileExistsError):
+    there is made 0600 (see tighten_file)."""
+    try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    except FileExistsError:
+        tighten_file(path)
+
+
+def tighten_file(path: Path) -> None:
+    """Make `path`, if it is there, this user's and others may read or write it, 0600: the
+    server's own files made by an older release (umask 022: 0644) or left by a crash (a
+    -wal and -shm keep the mode they were made with). Nobody else's file is touched."""
+    if sys.platform == "win32":
+        return
+    try:
+        found = path.lstat()
+    except FileNotFoundError:
+        return
+    if (not stat.S_ISREG(found.st_mode) or found.st_uid != os.getuid()
+            or not found.st_mode & OTHERS):
+        return
+    os.chmod(path, FILE_MODE)
+    log.warning("made %s 0600 (it was %03o): only this user reads the games", path,
+                stat.S_IMODE(found.st_mode))

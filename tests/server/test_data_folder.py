@@ -25,6 +25,9 @@ from .helpers import (
 )
 
 SHARING_UMASK = 0o022  # the usual one: files readable by every user
+# what a built-in server of an older release (before 0600) left, as its umask made them
+OLDER_FILES = ("somnium.sqlite3", "somnium.sqlite3-wal", "somnium.sqlite3-shm", "server.lock",
+               "server.log")
 
 
 def mode(path: Path) -> int:
@@ -130,19 +133,38 @@ def test_the_built_in_server_keeps_its_folder_and_files_private(tmp_path: Path) 
 
 
 def test_the_built_in_server_tightens_a_folder_an_older_one_left_open(tmp_path: Path) -> None:
-    """Made by an older release under umask 022: the server makes it 0700 again, and the
-    app its log 0600 (the files inside are out of others' reach behind the folder)."""
+    """Made by an older release under umask 022: the server makes the folder 0700 again and
+    its own files in it 0600 (the database, the -wal and -shm a crash left, the lock), and
+    the app its log."""
     folder = tmp_path / "local-server"
     folder.mkdir(mode=0o755)
-    (folder / "server.log").write_text("")
-    (folder / "server.log").chmod(0o644)
+    for name in OLDER_FILES:
+        (folder / name).write_bytes(b"")  # (an empty file is an empty SQLite database)
+        (folder / name).chmod(0o644)
     server = LocalServer(folder, idle=0.5)
     try:
-        server.ensure()
+        play_a_game(server.ensure(), folder / "somnium.sqlite3")
+        found = modes(folder)  # (while it runs: a clean stop removes the -wal and -shm)
     finally:
         server.stop()
-    assert mode(folder) == 0o700
-    assert mode(folder / "server.log") == 0o600
+    assert set(OLDER_FILES) <= set(found)
+    assert found == private(found)
+
+
+def test_the_standalone_server_makes_an_older_database_private(tmp_path: Path) -> None:
+    """Its folder is the host's, but the database file (and a crash's -wal and -shm) is the
+    server's own: made 0600, and said so."""
+    folder = tmp_path / "somnium-server"
+    folder.mkdir(mode=0o700)
+    for name in OLDER_FILES[:3]:
+        (folder / name).write_bytes(b"")
+        (folder / name).chmod(0o644)
+    with standalone(folder / "somnium.sqlite3") as (base, said):
+        analyse_a_game(base, folder / "somnium.sqlite3")
+        found = modes(folder)
+    assert set(OLDER_FILES[:3]) <= set(found)
+    assert found == private(found)
+    assert f"made {folder / 'somnium.sqlite3'} 0600 (it was 644)" in said[0]
 
 
 def test_a_database_opened_in_this_process_is_private_whatever_its_umask(tmp_path: Path) -> None:

@@ -354,7 +354,8 @@ class Storage(SigninStorage, ChatStorage, AnalysisStorage, Protocol):
         ...
 
     async def list_games(self) -> Iterator[GameRecord]:
-        """Every stored game, oldest first, each read from its row as it is asked for."""
+        """Every stored game, oldest first: the rows fetched in one query, each parsed into
+        its record as it is asked for (the storage may be used meanwhile)."""
         ...
 
     async def game_versions(self) -> dict[str, int]:

@@ -48,8 +48,9 @@ def game_from_row(row: Sequence[Any]) -> GameRecord:
 
 
 def games_from_rows(rows: list[tuple[Any, ...]]) -> Iterator[GameRecord]:
-    """The records of `rows` (GAME_COLUMNS), each read as it is asked for, its row let go:
-    the states of every stored game are never all in memory at once."""
+    """The records of `rows` (GAME_COLUMNS), each parsed as it is asked for, its row let go:
+    every stored game's row is in memory at first (its JSON as text, fetched in one query,
+    so no cursor stays open), but never every game's parsed state at once."""
     rows.reverse()
     while rows:
         yield game_from_row(rows.pop())

@@ -7,7 +7,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from somnium_server.private import private_file, private_folder
+from somnium_server.private import private_file, private_folder, tighten_file
 from somnium_server.storage import analysis_rows, rating_rows, sqlite_signin
 from somnium_server.storage.game_rows import DEADLINE_MIGRATION
 
@@ -117,9 +117,12 @@ MIGRATIONS: tuple[str, ...] = (
 def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed: 0600, in a folder made 0700) and migrate the database file.
 
-    SQLite gives the -wal and -shm files it makes the database file's mode."""
+    SQLite gives the -wal and -shm files it makes the database file's mode; ones already
+    there (a crash's) are made 0600 too, as is a file an older release made 0644."""
     private_folder(path.parent, tighten=False)
     private_file(path)
+    for leftover in ("-wal", "-shm"):
+        tighten_file(path.with_name(path.name + leftover))
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
     # NORMAL in WAL mode: a commit is in the OS before we answer, so it survives a killed
