@@ -381,8 +381,15 @@ class FollowedGame(GameOnTable):
             self._held = [held_event for held_event in held if held_event.seq > self._seq]
 
     @property
+    def _catch_up(self) -> tuple[object, ...]:
+        """The key of this game's catch-up (one at a time). One for a game left since (a
+        rematch followed) is not this one's: its answer is dropped, and meanwhile this
+        game's events are not held for it, nor its own catch-up kept from starting."""
+        return (self, "resync", self._game.count)
+
+    @property
     def _catching_up(self) -> bool:
-        return self._ops.running((self, "resync"))
+        return self._ops.running(self._catch_up)
 
     def _resync(self, then: Callable[[], None] | None = None) -> None:
         """Fetch the whole game again (the stream skipped something). The stream's events
@@ -417,7 +424,7 @@ class FollowedGame(GameOnTable):
         # dropped then, as when the game was switched.)
         self._ops.run(lambda: client.game(game_id), caught_up, failed,
                       label="Catching up with the game…", owner=self._game.stamp(),
-                      exclusive=(self, "resync"))
+                      exclusive=self._catch_up)
 
     def _switch(self, game_id: str) -> None:
         """Follow the players to a new game (a rematch)."""
