@@ -207,7 +207,10 @@ class FollowedGame(GameOnTable):
 
     # ----- applying what the server says -----
     def _apply_snapshot(self, detail: GameDetail) -> None:
-        before = self._summary
+        """Show the game as `detail` has it; one that came after the events seen here (a
+        catch-up), with a rematch among those missed, follows the players to it as that
+        event would have."""
+        before, seen = self._summary, self._seq
         self._summary = detail
         self.sync.fire(SyncEvent.SNAPSHOT)
         self._seq, self._version = detail.seq, detail.version
@@ -233,6 +236,8 @@ class FollowedGame(GameOnTable):
         view = detail.view
         self._set_clock(view.turn if view is not None and not view.over else None,
                         detail.clock_left, detail.clock_deadline)
+        if detail.rematch_game_id is not None and 0 < seen < detail.seq:
+            self._switch(detail.rematch_game_id)
 
     def _fetch_history(self, game_id: str, seq: int) -> None:
         """The game's events up to the snapshot (`seq`), for the log: emitted as history."""

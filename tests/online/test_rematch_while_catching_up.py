@@ -1,5 +1,6 @@
-"""A rematch taken while the finished game's catch-up is still on its way: the new game's
-moves are shown as they come, not held for a catch-up that belongs to the game before."""
+"""Rematches and catching up: a rematch taken while the finished game's catch-up is on its
+way (the new game's moves are shown, not held for the game before's catch-up), and one that
+happened among the events a catch-up covers (followed all the same)."""
 
 from __future__ import annotations
 
@@ -70,6 +71,35 @@ def test_a_rematch_taken_during_a_catch_up_shows_the_new_games_moves(
         qtbot.wait(300)
         assert game.view == bea.game(rematch).view
         assert errors == []
+    finally:
+        game.close()
+        operations.close()
+        assert operations.wait_idle()
+        proxy.close()
+
+
+def test_a_watcher_whose_catch_up_spans_the_rematch_follows_it(
+    qtbot: QtBot, lobby: LiveServer
+) -> None:
+    """The rematch's event, among those a catch-up's snapshot covers, is not applied on its
+    own: the snapshot, which names the new game, takes the watcher there all the same."""
+    ada, bea = local_client(lobby.base, "Ada"), local_client(lobby.base, "Bea")
+    joined = bea.join(ada.create("Table").id)
+    ada.act(joined.id, joined.version, Concede(), uuid.uuid4().hex)
+    proxy = GapProxy(int(lobby.base.rsplit(":", 1)[1]))
+    operations = Operations()
+    game = OnlineGame(LobbyClient(proxy.base), joined.id, operations, read_timeout=5,
+                      backoff=(0.05,))
+    try:
+        game.start()
+        qtbot.waitUntil(lambda: game.view is not None and game.view.over, timeout=5000)
+        proxy.skip = ada.game(joined.id).seq + 1  # Ada's ask, lost on the way
+        ada.rematch(joined.id)
+        bea.rematch(joined.id)  # (its events show the gap: the watcher catches up)
+        rematch = ada.game(joined.id).rematch_game_id
+        assert rematch is not None
+        qtbot.waitUntil(lambda: game.game_id == rematch, timeout=5000)
+        qtbot.waitUntil(lambda: game.view == ada.game(rematch).view, timeout=5000)
     finally:
         game.close()
         operations.close()
