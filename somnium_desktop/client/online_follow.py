@@ -207,7 +207,10 @@ class FollowedGame(GameOnTable):
 
     # ----- applying what the server says -----
     def _apply_snapshot(self, detail: GameDetail) -> None:
-        before = self._summary
+        """Show the game as `detail` has it; one that came after the events seen here (a
+        catch-up), with a rematch among those missed, follows the players to it as that
+        event would have."""
+        before, seen = self._summary, self._seq
         self._summary = detail
         self.sync.fire(SyncEvent.SNAPSHOT)
         self._seq, self._version = detail.seq, detail.version
@@ -233,6 +236,8 @@ class FollowedGame(GameOnTable):
         view = detail.view
         self._set_clock(view.turn if view is not None and not view.over else None,
                         detail.clock_left, detail.clock_deadline)
+        if detail.rematch_game_id is not None and 0 < seen < detail.seq:
+            self._switch(detail.rematch_game_id)
 
     def _fetch_history(self, game_id: str, seq: int) -> None:
         """The game's events up to the snapshot (`seq`), for the log: emitted as history."""
@@ -381,8 +386,15 @@ class FollowedGame(GameOnTable):
             self._held = [held_event for held_event in held if held_event.seq > self._seq]
 
     @property
+    def _catch_up(self) -> tuple[object, ...]:
+        """The key of this game's catch-up (one at a time). One for a game left since (a
+        rematch followed) is not this one's: its answer is dropped, and meanwhile this
+        game's events are not held for it, nor its own catch-up kept from starting."""
+        return (self, "resync", self._game.count)
+
+    @property
     def _catching_up(self) -> bool:
-        return self._ops.running((self, "resync"))
+        return self._ops.running(self._catch_up)
 
     def _resync(self, then: Callable[[], None] | None = None) -> None:
         """Fetch the whole game again (the stream skipped something). The stream's events
@@ -417,7 +429,7 @@ class FollowedGame(GameOnTable):
         # dropped then, as when the game was switched.)
         self._ops.run(lambda: client.game(game_id), caught_up, failed,
                       label="Catching up with the game…", owner=self._game.stamp(),
-                      exclusive=(self, "resync"))
+                      exclusive=self._catch_up)
 
     def _switch(self, game_id: str) -> None:
         """Follow the players to a new game (a rematch)."""

@@ -6,23 +6,28 @@ from __future__ import annotations
 import html
 import itertools
 import re
-import unicodedata
+
+from PySide6.QtCore import QTextBoundaryFinder
 
 BREAK = "\u200b"  # a zero-width space: Qt may wrap a line there, and draws nothing
-JOINER = "\u200d"  # (keeps emoji sequences whole)
 LONG_RUN = 16  # characters without a space beyond which a run may break anywhere
 _LONG = re.compile(rf"\S{{{LONG_RUN + 1},}}")
 
 
 def _breakable(run: str) -> str:
-    """`run` with a break before each character that starts a new one on screen (not
-    before an accent or other mark, nor around a joiner)."""
-    out = [run[0]]
-    for before, char in itertools.pairwise(run):
-        if char != JOINER and before != JOINER and not unicodedata.category(char).startswith("M"):
-            out.append(BREAK)
-        out.append(char)
-    return "".join(out)
+    """`run` with a break between each two of the characters it shows (Unicode's grapheme
+    clusters: a letter with its accents, an emoji with its skin tone or the ones joined to
+    it, a flag's two letters, a Hangul syllable in jamo), never inside one."""
+    finder = QTextBoundaryFinder(QTextBoundaryFinder.BoundaryType.Grapheme, run)
+    # (the finder counts UTF-16 units: a character beyond the first 65,536, an emoji, is two)
+    ends = {unit: n + 1 for n, unit in enumerate(
+        itertools.accumulate(2 if ord(char) > 0xFFFF else 1 for char in run))}
+    shown, start = [], 0
+    while (boundary := finder.toNextBoundary()) > 0:
+        end = ends[boundary]
+        shown.append(run[start:end])
+        start = end
+    return BREAK.join(shown)
 
 
 def wrappable(text: str) -> str:

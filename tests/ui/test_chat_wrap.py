@@ -23,3 +23,12 @@ def test_a_letter_keeps_its_accent_and_an_emoji_sequence_stays_whole() -> None:
     shown = wrappable(family)
     assert BREAK + "\u200d" not in shown and "\u200d" + BREAK not in shown
     assert shown.replace(BREAK, "") == family
+
+
+def test_a_skin_tone_or_a_flag_stays_with_its_emoji() -> None:
+    """A break between an emoji and its skin tone, or between a flag's two letters, showed
+    them apart: a thumb and a colour swatch, the letters F and R."""
+    for emoji in ("\U0001f44d\U0001f3fd", "\U0001f1eb\U0001f1f7", "\u1100\u1161\u11a8"):
+        run = emoji * 9  # (a thumb of a skin tone, the French flag, a syllable in jamo)
+        shown = wrappable(run)
+        assert shown.split(BREAK) == [emoji] * 9, emoji
