@@ -113,7 +113,8 @@ class OnlineGame(FollowedGame):
         if stale and isinstance(out.action, Concede) and out.tries < len(self._retry_ms):
             # (resigning means the same whatever was played meanwhile, e.g. by a computer
             # that moved as the player resigned: made again at the newest version)
-            self._resync(then=lambda: self._concede_again(out.tries + 1))
+            self._resync(then=lambda: self._concede_again(out.tries + 1),
+                         undone="Your resignation was not made: resign again.")
             return
         if isinstance(error, SignedOut):
             self.signed_out.emit(out.action)

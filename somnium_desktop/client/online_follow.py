@@ -74,7 +74,8 @@ class FollowedGame(GameOnTable):
         # the stream's numbered events that came while a snapshot was fetched (_resync):
         # applied after it, those newer than it
         self._held: list[GameEvent] = []
-        self._after_resync: list[Callable[[], None]] = []  # run once it has caught up
+        # run once it has caught up, each with what to tell the player if it failed instead
+        self._after_resync: list[tuple[Callable[[], None], str]] = []
         self.sync = Machine("game stream", SYNC, Sync.BLIND)
         self.change = Machine("game change", CHANGE, Change.PLAIN)
         self.link = Machine("table", TABLE_LINK, TableLink.OPENING)
@@ -396,15 +397,16 @@ class FollowedGame(GameOnTable):
     def _catching_up(self) -> bool:
         return self._ops.running(self._catch_up)
 
-    def _resync(self, then: Callable[[], None] | None = None) -> None:
+    def _resync(self, then: Callable[[], None] | None = None, undone: str = "") -> None:
         """Fetch the whole game again (the stream skipped something). The stream's events
         that come meanwhile are held, and applied after the snapshot when newer than it: the
         snapshot may have been taken before them. `then` runs once the table has caught up
-        (this catch-up, or the one already on its way); not if it failed."""
+        (this catch-up, or the one already on its way); if it failed, the player is told
+        `undone` (what was not done) with the error."""
         if self.closed:
             return
         if then is not None:
-            self._after_resync.append(then)
+            self._after_resync.append((then, undone))
         client, game_id = self._client, self._game_id
 
         def held() -> list[GameEvent]:
@@ -417,13 +419,13 @@ class FollowedGame(GameOnTable):
             self._ingest(held(), from_stream=True)  # (still a gap: caught up again)
             if not self._catching_up:
                 waiting, self._after_resync = self._after_resync, []
-                for step in waiting:
+                for step, _undone in waiting:
                     step()
 
         def failed(error: LobbyError) -> None:
-            self._after_resync = []
+            waiting, self._after_resync = self._after_resync, []
             self._ingest(held(), from_stream=False)  # (what follows on in order)
-            self.error.emit(str(error))
+            self.error.emit(" ".join([str(error), *(undone for _, undone in waiting if undone)]))
 
         # One at a time. (A closed game may be deleted: it must not emit. Its answer is
         # dropped then, as when the game was switched.)
