@@ -289,7 +289,8 @@ class SceneLayout(QGraphicsScene):
         if fools is not None and death is not None:
             fool_text = {0: "no Fools", 1: "1 Fool"}.get(fools, f"{fools} Fools")
             self._set_label(self.fools_label, fool_text)
-            self._set_label(self.death_label, "Death in" if death else "no Death")
+            # (a count like the Fools': "Death in" read as a label cut short)
+            self._set_label(self.death_label, "1 Death" if death else "no Death")
         self._set_discard(f"Discard {len(self.discard_pile)}")
         self._place_labels()
 

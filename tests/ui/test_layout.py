@@ -51,6 +51,16 @@ def labels(window: MainWindow) -> list[QGraphicsSimpleTextItem]:
 
 
 
+def test_the_deck_labels_count_what_is_left(qtbot: QtBot, window: MainWindow) -> None:
+    """Under the deck, Death is counted as the Fools are ("3 Fools", "1 Death"): the old
+    "Death in" read as a label cut short."""
+    scene = window.table.scene
+    scene.set_deck_info(54, 3, True)
+    assert [label.text() for label in labels(window)][1:3] == ["3 Fools", "1 Death"]
+    scene.set_deck_info(20, 0, False)
+    assert [label.text() for label in labels(window)][1:3] == ["no Fools", "no Death"]
+
+
 def log_lines(window: MainWindow) -> float:
     log = window.table.log
     return log.viewport().height() / log.fontMetrics().lineSpacing()
