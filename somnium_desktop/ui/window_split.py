@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QSplitter
 
+from .table_frame import TableFrame
 from .table_scale import column_scale, column_sheet
 
 if TYPE_CHECKING:
@@ -23,19 +24,43 @@ class TableSplitter(QSplitter):
     way (down to its minimum) before the table is squeezed below TABLE_AT_LEAST; on a larger
     one it is back at the width the player last dragged it to (`column_width`: COLUMN_WIDTH
     until then; the window keeps it for the next start). On a wide window the column's text
-    grows a little (see table_scale.column_scale), and its width with it."""
+    grows a little (see table_scale.column_scale), and its width with it.
+
+    Its minimum is the one its parts have with their text at its base size (the least it was
+    seen at while both were): the window's minimum never follows the grown text, so one step
+    takes a large window down to 1024x640 or its least size, where the text is back at its
+    base size (grown text needs a wide window anyway)."""
 
     def __init__(self, column_width: int | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal)
         self.column_width = column_width or COLUMN_WIDTH  # (None: not dragged yet)
         self.filled = False  # until the column is built, its room is kept (the first frame)
         self.text_scale = 1.0  # the column's
+        self.base_least = QSize()  # the minimum with the text at its base size, once seen
         self.splitterMoved.connect(self._dragged)
 
+    def at_base(self) -> bool:
+        """Whether the table's text and the column's are at their base size."""
+        table = self.widget(0)
+        return self.text_scale == 1 and not (isinstance(table, TableFrame)
+                                             and table.text_scale != 1)
+
+    def minimumSizeHint(self) -> QSize:
+        if self.at_base() or not self.base_least.isValid():
+            self.base_least = super().minimumSizeHint()
+        return self.base_least
+
     def resizeEvent(self, event: QResizeEvent) -> None:
+        self.minimumSizeHint()  # (taken while the text is at its base size, if it is)
         super().resizeEvent(event)
         self._rescale()
         self.fit()
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest:  # (a part's minimum changed: its text
+            self.fit()  # came back to its base size, a chat showed)
+        return done
 
     def _rescale(self) -> None:
         side = self.widget(1)
@@ -44,6 +69,7 @@ class TableSplitter(QSplitter):
             return
         self.text_scale = scale
         side.setStyleSheet(column_sheet(scale))
+        self.updateGeometry()  # (back at the base size, its minimum is measured again)
 
     def fit(self) -> None:
         side = self.widget(1)

@@ -1,0 +1,60 @@
+"""The window's room between the table and the column: shrinking a large window in one step."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtTest import QTest
+from pytestqt.qtbot import QtBot
+
+from somnium_desktop.client.lobby_records import GameSummary, Seat
+from somnium_desktop.ui.main_window import MainWindow
+from tests.ui.driver import play_to_the_end
+from tests.ui.test_main_window import window
+
+__all__ = ["window"]  # (the fixture)
+
+pytestmark = pytest.mark.usefixtures("app_style")  # its paddings and bold labels
+
+ADA = Seat(0, "person", "u-ada", "Ada", rating="1623")
+ROBIN = Seat(1, "person", "u-robin", "Robin", rating="1487?")
+BEATRICE = Seat(0, "person", "u-bea", "Beatrice", rating="1502")
+RATED = [
+    GameSummary("A1", "Friday night", "playing", (ADA, ROBIN), turn=0, observers=1, rated=True),
+    GameSummary("B2", "Rematch", "playing", (BEATRICE, Seat(1, "person", "u-ada", "Ada",
+                                                             rating="1623")), turn=1, rated=True),
+    GameSummary("C3", "Robin's open table", "waiting",
+                (Seat(0, "person", "u-robin", "Robin", rating="1487?"), Seat(1, "open"))),
+]
+
+
+def resized_once(qtbot: QtBot, window: MainWindow, size: QSize) -> None:
+    """One resize, as a window manager's, then the event loop runs until the layout settles."""
+    window.resize(size)
+    qtbot.wait(100)
+
+
+def test_one_step_takes_a_large_window_down(qtbot: QtBot, window: MainWindow) -> None:
+    window.lobby_panel.set_games(RATED, me=None)
+    window.start_offline("careful", seed=3)
+    play_to_the_end(qtbot, window.table)
+    QTest.keyClick(window.table, Qt.Key.Key_P)  # the replay's bar under the table
+    qtbot.waitUntil(lambda: window.table.replay is not None)
+    small = QSize(1024, 640)
+    for _ in range(2):  # (its least height depends on its width: a status line wraps)
+        resized_once(qtbot, window, window.minimumSizeHint())
+    least = window.size()
+    assert least.width() < 1024 and least == window.minimumSizeHint()
+    shares = {}
+    for size in (small, least):
+        resized_once(qtbot, window, size)
+        shares[size.width()] = window.splitter.sizes()
+    for size in (small, least):
+        resized_once(qtbot, window, QSize(2560, 1440))
+        assert window.size() == QSize(2560, 1440)
+        resized_once(qtbot, window, size)  # (clamped to the grown text's minimum before:
+        assert window.width() == size.width()  # 1,000 to 1,100 pixels)
+        assert window.height() == max(size.height(), window.minimumSizeHint().height())
+        assert window.splitter.sizes() == shares[size.width()]  # the table keeps its share
+    assert window.size() == window.minimumSizeHint()  # at its least (its height can move
+    # by a pixel or two with a status line's wrapping)
