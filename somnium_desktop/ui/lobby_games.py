@@ -367,7 +367,8 @@ class GameList(QTableWidget):
     def _fit_columns(self) -> None:
         """Every column as wide as its longest text when the list has the room. Else the
         seats and the status keep their words ("Bea's turn", not "Bea's t…") and the name
-        takes the rest, down to name_room(); below that the observer count goes (each
+        takes the rest, down to name_room() (or its own width, when less: a short name
+        leaves the players their ratings); below that the observer count goes (each
         name's tooltip still says it), and then the widest columns give alike (see
         share_out; a cut text elides, its tooltip says it whole), never below a header."""
         width = self.viewport().width()
@@ -375,14 +376,15 @@ class GameList(QTableWidget):
         least = {c: self.least_name() if c == NAME else headers[c] for c in MEASURED}
         wanted = {c: max(self._widths[c], least[c]) for c in MEASURED}
         others = [c for c in NARROW_COLUMNS if c != WATCHING]
+        name_room = min(self.name_room(), wanted[NAME])
         crowded = sum(wanted.values()) > width and \
-            width - self.name_room() - sum(wanted[c] for c in others) < wanted[WATCHING]
+            width - name_room - sum(wanted[c] for c in others) < wanted[WATCHING]
         if self.isColumnHidden(WATCHING) != crowded:
             self.setColumnHidden(WATCHING, crowded)
         columns = others if crowded else list(NARROW_COLUMNS)
         floors = [least[c] for c in columns]
-        room = max(0, width - (self.least_name() if sum(floors) + self.name_room() > width
-                               else self.name_room()))
+        room = max(0, width - (self.least_name() if sum(floors) + name_room > width
+                               else name_room))
         if sum(floors) > room:  # (too narrow even for their headers: the name's stays)
             floor = self.horizontalHeader().minimumSectionSize()
             floors = [max(floor, lo * room // sum(floors)) for lo in floors]

@@ -14,7 +14,9 @@ from .table_scale import column_scale, column_sheet
 if TYPE_CHECKING:
     from .lobby_panel import LobbyPanel
 
-COLUMN_WIDTH = 440  # pixels: the right-hand column's width, until the player drags it
+COLUMN_WIDTH = 440  # pixels: the right-hand column's least width, until the player drags it
+COLUMN_SHARE = COLUMN_WIDTH / 1024  # of a wider window, the column takes the share it has at 1024
+COLUMN_WIDEST = 580  # pixels, with its text at its base size: its share no wider than this
 TABLE_AT_LEAST = 520  # pixels: below this the column gives way first, down to its minimum
 LOBBY_LINES = 4  # lines of games the lobby shows at first; the log has the rest
 
@@ -22,9 +24,11 @@ LOBBY_LINES = 4  # lines of games the lobby shows at first; the log has the rest
 class TableSplitter(QSplitter):
     """The table and the right-hand column side by side. On a small window the column gives
     way (down to its minimum) before the table is squeezed below TABLE_AT_LEAST; on a larger
-    one it is back at the width the player last dragged it to (`column_width`: COLUMN_WIDTH
-    until then; the window keeps it for the next start). On a wide window the column's text
-    grows a little (see table_scale.column_scale), and its width with it.
+    one it is back at the width the player last dragged it to (the window keeps it for the
+    next start). Until they drag it, it takes COLUMN_SHARE of the window (COLUMN_WIDTH at
+    1024 pixels, up to COLUMN_WIDEST), so a wide window widens the lobby's columns too and
+    its players' names keep their ratings. On a wide window the column's text grows a little
+    (see table_scale.column_scale), and its width with it.
 
     Its minimum is the one its parts have with their text at its base size (the least it was
     seen at while both were): the window's minimum never follows the grown text, so one step
@@ -33,7 +37,8 @@ class TableSplitter(QSplitter):
 
     def __init__(self, column_width: int | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal)
-        self.column_width = column_width or COLUMN_WIDTH  # (None: not dragged yet)
+        self.column_width = column_width or COLUMN_WIDTH
+        self.dragged = column_width is not None  # (else the column takes its share)
         self.filled = False  # until the column is built, its room is kept (the first frame)
         self.text_scale = 1.0  # the column's
         self.base_least = QSize()  # the minimum with the text at its base size, once seen
@@ -73,17 +78,21 @@ class TableSplitter(QSplitter):
 
     def fit(self) -> None:
         side = self.widget(1)
-        if not self.filled or side is None:
+        if side is None:
             return
         table, column = self.sizes()
         total = table + column
-        least = side.minimumSizeHint().width()
+        least = side.minimumSizeHint().width() if self.filled else 0
         wider = round(self.column_width * self.text_scale)  # (its text grew: so does it)
+        if not self.dragged:
+            wider = max(wider, min(round(total * COLUMN_SHARE),
+                                   round(COLUMN_WIDEST * self.text_scale)))
         wanted = max(least, min(wider, total - TABLE_AT_LEAST))
         if total > 0 and wanted != column:
             self.setSizes([total - wanted, wanted])
 
     def _dragged(self, _pos: int, _index: int) -> None:
+        self.dragged = True
         self.column_width = round(self.sizes()[1] / self.text_scale)
 
 

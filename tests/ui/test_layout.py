@@ -117,8 +117,8 @@ def test_the_column_keeps_the_width_it_was_dragged_to(
     assert dragged[1] == column + 80
     again = reopened(qtbot, window, settings)
     assert again.splitter.sizes() == dragged  # (it was back at its first width)
-    again.resize(QSize(1100, 800))  # and a narrower window narrows the table, not the column
-    qtbot.waitUntil(lambda: again.width() == 1100)
+    again.resize(QSize(1200, 800))  # and a narrower window narrows the table, not the column
+    qtbot.waitUntil(lambda: again.width() == 1200)
     assert again.splitter.sizes()[1] == dragged[1]
     again.close()
 

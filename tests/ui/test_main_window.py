@@ -20,7 +20,12 @@ from somnium_desktop.ui.main_window import MainWindow, first_geometry
 from somnium_desktop.ui.settings import Settings
 from somnium_desktop.ui.settings_dialog import SettingsDialog
 from somnium_desktop.ui.table_scale import column_scale
-from somnium_desktop.ui.window_split import COLUMN_WIDTH, TABLE_AT_LEAST
+from somnium_desktop.ui.window_split import (
+    COLUMN_SHARE,
+    COLUMN_WIDEST,
+    COLUMN_WIDTH,
+    TABLE_AT_LEAST,
+)
 from tests.client.helpers import PlainBot
 from tests.ui.driver import activate, close, play_to_the_end
 
@@ -276,8 +281,10 @@ def test_the_column_gives_way_on_a_small_window_and_comes_back(
         qtbot.wait(20)
         table, column = splitter.sizes()
         if width - COLUMN_WIDTH >= TABLE_AT_LEAST + 10:
-            wide = round(COLUMN_WIDTH * column_scale(splitter.width()))  # (grown text)
-            assert column == wide, (width, table, column)  # back, and no wider
+            scale = column_scale(splitter.width())  # (grown text)
+            share = min(round((table + column) * COLUMN_SHARE), round(COLUMN_WIDEST * scale))
+            wide = max(round(COLUMN_WIDTH * scale), share)
+            assert column == wide, (width, table, column)  # back, and its share
         else:  # the column gives way first, never below its minimum
             assert least <= column < COLUMN_WIDTH, (width, table, column)
             assert table >= TABLE_AT_LEAST or column == least, (width, table, column)

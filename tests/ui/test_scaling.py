@@ -47,7 +47,9 @@ def test_text_and_the_result_grow_with_the_window(qtbot: QtBot, window: MainWind
         assert large[key] >= 1.25 * small[key], (key, small[key], large[key])
     assert large["panel_height"] >= 1.2 * small["panel_height"]
     assert large["button"] >= 1.15 * small["button"]
-    assert large["panel"] >= 0.95 * small["panel"]  # the panel keeps its share of the table
+    # the panel keeps about its share of the table (at 1280 the lobby's column takes more of
+    # the window than it did, so there the panel's least width is a larger share: 0.33, 0.30)
+    assert large["panel"] >= 0.9 * small["panel"]
     back = measure(qtbot, window, QSize(1280, 800))
     assert back["status"] == small["status"]  # and comes back on a smaller window
     assert window.table.status.height() >= 2 * window.table.status.fontMetrics().lineSpacing()

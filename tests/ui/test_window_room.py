@@ -1,13 +1,16 @@
-"""The window's room between the table and the column: shrinking a large window in one step."""
+"""The window's room between the table and the column: shrinking a large window in one step,
+and the lobby's player columns whole on a wide one."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.lobby_records import GameSummary, Seat
+from somnium_desktop.ui.lobby_games import CELL_PADDING, SEAT_1, SEAT_2
 from somnium_desktop.ui.main_window import MainWindow
 from tests.ui.driver import play_to_the_end
 from tests.ui.test_main_window import window
@@ -58,3 +61,29 @@ def test_one_step_takes_a_large_window_down(qtbot: QtBot, window: MainWindow) ->
         assert window.splitter.sizes() == shares[size.width()]  # the table keeps its share
     assert window.size() == window.minimumSizeHint()  # at its least (its height can move
     # by a pixel or two with a status line's wrapping)
+
+
+def player_cells_cut(window: MainWindow) -> list[tuple[str, int, int]]:
+    """(text, width needed, column width) of the player cells too narrow for their text."""
+    games = window.lobby_panel.games
+    cut = []
+    for row in range(games.rowCount()):
+        for column in (SEAT_1, SEAT_2):
+            item = games.item(row, column)
+            assert item is not None
+            needed = QFontMetrics(item.font()).horizontalAdvance(item.text()) + CELL_PADDING
+            if needed > games.columnWidth(column):
+                cut.append((item.text(), needed, games.columnWidth(column)))
+    return cut
+
+
+@pytest.mark.parametrize("size", [QSize(1366, 768), QSize(1920, 1080), QSize(2560, 1440)])
+def test_the_players_ratings_show_whole_on_a_wide_window(
+    qtbot: QtBot, window: MainWindow, size: QSize
+) -> None:
+    window.lobby_panel.set_games(RATED, me=None)
+    resized_once(qtbot, window, size)
+    assert window.size() == size
+    assert player_cells_cut(window) == []  # ("Ada (16…", "Robin (1…" before)
+    table, column = window.splitter.sizes()
+    assert window.table.view.width() >= column, (table, column)
