@@ -86,7 +86,9 @@ def test_the_piles_counts_are_shown_whole(least: MainWindow, discarded: int) -> 
     scene.discard_pile.extend(scene.deck_pile[:discarded])  # ("Discard 10" was "Discar…")
     scene.set_deck_info(54, 3, True)
     assert_labels_whole_and_apart(scene)
-    assert discard_words(scene) == f"Discard {discarded}"
+    # (the computer may have discarded a bust of its own already: "Discard 12")
+    assert len(scene.discard_pile) >= discarded
+    assert discard_words(scene) == f"Discard {len(scene.discard_pile)}"
     # (about 36 pixels right of the table row here: the count goes under its word)
     assert scene.discard_count.isVisible()
     assert scene.discard_count.sceneBoundingRect().top() \
