@@ -3,12 +3,13 @@ legal, keys pressed during a move kept, the focus on the table from the start.""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.game import FOOL, Suit
+from somnium_desktop.game import FOOL, Card, Suit
 from somnium_desktop.game.events import CardDrawn, CardStolen
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.scene import STEAL_KEYS
@@ -91,9 +92,15 @@ def test_the_status_line_never_blanks_while_ones_cards_move(
                     "Computer is playing…"]
 
 
+@pytest.mark.parametrize(("key", "modifier", "stolen"), [
+    (Qt.Key.Key_2, Qt.KeyboardModifier.NoModifier, c(Suit.SUNS, 4)),  # the number row
+    (Qt.Key.Key_4, Qt.KeyboardModifier.KeypadModifier, c(Suit.CUPS, 5)),  # the number pad
+])
 def test_a_steal_key_pressed_while_the_fool_flies_is_played(
-    qtbot: QtBot, table: TableWidget
+    qtbot: QtBot, table: TableWidget, key: Qt.Key, modifier: Qt.KeyboardModifier, stolen: Card
 ) -> None:
+    """A steal key pressed while the Fool still flies is kept and played once it lands; the
+    number pad steals as the number row does (Qt's shortcuts take either)."""
     state = stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4), c(Suit.CUPS, 5), FOOL], first=0)
     game = start(table, state)
     events = record(game)
@@ -104,29 +111,9 @@ def test_a_steal_key_pressed_while_the_fool_flies_is_played(
     table.scene.set_motion(False, 1.0)  # the Fool flies, then pauses
     QTest.keyClick(table, Qt.Key.Key_D)
     assert table.scene.busy and not table.stealing()
-    QTest.keyClick(table.view, Qt.Key.Key_2)  # Suns, at once (on the table): kept, played
+    QTest.keyClick(table.view, key, modifier)  # at once (on the table): kept, played
     qtbot.waitUntil(lambda: any(isinstance(e, CardStolen) for e in events))
-    assert [e for e in events if isinstance(e, CardStolen)] == [CardStolen(0, 1, c(Suit.SUNS, 4))]
-
-
-def test_a_number_pad_key_pressed_while_the_fool_flies_is_played(
-    qtbot: QtBot, table: TableWidget
-) -> None:
-    """The number pad steals as the number row does (Qt's shortcuts take either), also while
-    the Fool still flies: then its key is kept as well."""
-    state = stacked([c(Suit.ANGELS, 5), c(Suit.SUNS, 4), c(Suit.CUPS, 5), FOOL], first=0)
-    game = start(table, state)
-    events = record(game)
-    wait_for_input(qtbot, table)
-    QTest.keyClick(table, Qt.Key.Key_D)
-    QTest.keyClick(table, Qt.Key.Key_E)
-    wait_for_input(qtbot, table)
-    table.scene.set_motion(False, 1.0)  # the Fool flies, then pauses
-    QTest.keyClick(table, Qt.Key.Key_D)
-    assert table.scene.busy and not table.stealing()
-    QTest.keyClick(table.view, Qt.Key.Key_4, Qt.KeyboardModifier.KeypadModifier)  # Cups
-    qtbot.waitUntil(lambda: any(isinstance(e, CardStolen) for e in events))
-    assert [e for e in events if isinstance(e, CardStolen)] == [CardStolen(0, 1, c(Suit.CUPS, 5))]
+    assert [e for e in events if isinstance(e, CardStolen)] == [CardStolen(0, 1, stolen)]
 
 
 def test_a_draw_pressed_while_ones_turn_busts_is_not_played_on_the_next_turn(
