@@ -36,6 +36,8 @@ def http_error(response: requests.Response) -> str:
     if response.status_code == 429:  # (a lobby server's limit: the address is right)
         reason = lobby_message(response)
         return f"it refuses more just now ({status}{': ' + reason if reason else ''})"
+    if response.status_code == 413:  # (a proxy's size limit, smaller than the server's)
+        return f"it refused what the app sent as too large ({status})"
     return f"it refused the request ({status}; {NOT_A_LOBBY})"
 
 

@@ -29,8 +29,9 @@ class ActionRefused(LobbyError):
 
 
 class RateLimited(ActionRefused):
-    """The server refuses more requests of this kind just now (HTTP 429); `wait` is the
-    seconds its Retry-After asks for (0 without one). Nothing was done: it may be sent again."""
+    """The server, or a proxy in front of it, refuses more requests just now (HTTP 429);
+    `wait` is the seconds its Retry-After asks for (0 without one). Nothing was done: it may
+    be sent again."""
 
     def __init__(self, message: str, code: str = "", wait: float = 0.0) -> None:
         super().__init__(message, code, 429)
@@ -44,11 +45,12 @@ class SignedOut(LobbyError):
 class ServerFailed(LobbyError):
     """The server broke while answering (a 5xx), or answered as no lobby server does (an
     error page, an answer that makes no sense); `status` is the HTTP status of an error
-    answer (0 otherwise)."""
+    answer (0 otherwise), `wait` the seconds its Retry-After asks for (0 without one)."""
 
-    def __init__(self, message: str, status: int = 0) -> None:
+    def __init__(self, message: str, status: int = 0, wait: float = 0.0) -> None:
         super().__init__(message)
         self.status = status
+        self.wait = wait
 
     @property
     def passing(self) -> bool:

@@ -254,13 +254,18 @@ def _answer(response: requests.Response) -> Any:
         return body
     if status == 401:
         raise SignedOut("Your sign-in has expired: sign in again to play.")
+    lobby_refusal = isinstance(body, dict) and isinstance(body.get("message"), str)
+    if status == 429 and not lobby_refusal:  # (a proxy's rate limit: nothing was done)
+        wait = retry_after(response)
+        raise RateLimited(f"too many requests to the server {host} just now: try again in "
+                          + (f"{wait:.0f} s" if wait else "a moment"), "", wait)
     if status in (502, 503, 504):  # (a gateway: what was asked may have been done)
         raise ServerFailed(f"The server {host} answers, but {http_error(response)}: try "
-                           "again in a moment.", status)
+                           "again in a moment.", status, retry_after(response))
     if status >= 500:
         raise ServerFailed(f"The server {host} answers, but {http_error(response)}. Nothing "
                            "was lost: try again.", status)
-    if isinstance(body, dict) and isinstance(body.get("message"), str):
+    if isinstance(body, dict) and lobby_refusal:
         if status == 429:  # (a lobby server's rate limit: nothing was done)
             raise RateLimited(str(body["message"]), str(body.get("error", "")),
                               retry_after(response))

@@ -101,7 +101,8 @@ class OnlineGame(FollowedGame):
             return
         gateway = isinstance(error, ServerFailed) and error.passing
         if (gateway or isinstance(error, ServerUnreachable)) and out.tries < len(self._retry_ms):
-            delay = self._retry_ms[out.tries]
+            asked = round(error.wait * 1000) if isinstance(error, ServerFailed) else 0
+            delay = max(self._retry_ms[out.tries], min(asked, LONGEST_MOVE_WAIT_MS))
             out.tries += 1
             self.notice.emit("The server is not answering just now: sending your move again…"
                              if gateway else "The connection dropped: sending your move again…")

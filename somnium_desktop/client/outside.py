@@ -23,7 +23,10 @@ LIBRARY_PATH = "LD_LIBRARY_PATH"
 SAVED_LIBRARY_PATH = "LD_LIBRARY_PATH_ORIG"  # the bootloader's copy of the player's own
 LOADER_PREFIXES = ("_PYI_", "_MEIPASS")  # the bootloader's own (older ones: _MEIPASS2)
 BUNDLE_PATH_LISTS = ("QT_PLUGIN_PATH", "QML2_IMPORT_PATH")  # set by PySide6's run-time hook
-OPENER = "xdg-open"
+# the system's openers, tried in this order on the player's own PATH: each command line is
+# followed by the address
+OPENERS: tuple[tuple[str, ...], ...] = (
+    ("xdg-open",), ("gio", "open"), ("sensible-browser",), ("x-www-browser",))
 
 
 def running_bundle() -> Path | None:
@@ -60,23 +63,30 @@ def outside_environment(environ: Mapping[str, str], bundle: Path | None) -> dict
 def open_outside(url: str, bundle: Path | None, fallback: Callable[[str], object]) -> bool:
     """Open `url` in the system browser; True if it was handed on.
 
-    From a bundle (`bundle`, its folder) through xdg-open with the player's own environment;
-    not frozen, or where there is no xdg-open, through `fallback` (Qt's or Python's opener,
-    which start it with this process's environment)."""
+    From a bundle (`bundle`, its folder) through the first of OPENERS found on the player's
+    own PATH, with the player's own environment; not frozen, or where there is none of them,
+    through `fallback` (Qt's or Python's opener, which start it with this process's
+    environment)."""
     if bundle is not None:
         environment = outside_environment(os.environ, bundle)
-        opener = shutil.which(OPENER, path=environment.get("PATH", os.defpath))
-        if opener is not None:
-            try:
-                child = subprocess.Popen([opener, url], env=environment,
-                                         stdin=subprocess.DEVNULL, start_new_session=True)
-            except OSError:
-                pass
-            else:
-                # xdg-open may wait for the browser it starts: reap it whenever it ends.
-                threading.Thread(target=child.wait, name="xdg-open", daemon=True).start()
+        path = environment.get("PATH", os.defpath)
+        for name, *words in OPENERS:
+            opener = shutil.which(name, path=path)
+            if opener is not None and _start(name, [opener, *words, url], environment):
                 return True
     return bool(fallback(url))
+
+
+def _start(name: str, command: list[str], environment: dict[str, str]) -> bool:
+    """Start an opener, detached; False if it could not be started."""
+    try:
+        child = subprocess.Popen(command, env=environment, stdin=subprocess.DEVNULL,
+                                 start_new_session=True)
+    except OSError:
+        return False
+    # an opener may wait for the browser it starts: reap it whenever it ends.
+    threading.Thread(target=child.wait, name=name, daemon=True).start()
+    return True
 
 
 def system_browser(url: str) -> bool:

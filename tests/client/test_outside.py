@@ -54,16 +54,16 @@ def test_not_frozen_the_environment_is_the_players_as_it_is() -> None:
     assert outside_environment(LOADED, None) == LOADED
 
 
-def _fake_opener(folder: Path) -> Path:
-    """An `xdg-open` in `folder` that writes its environment and its argument to opened.txt
-    (whole, by a rename) and ends."""
-    folder.mkdir()
-    script = folder / "xdg-open"
+def _fake_opener(folder: Path, name: str = "xdg-open") -> Path:
+    """An opener `name` in `folder` that writes its name, its arguments and its environment
+    to opened.txt (whole, by a rename) and ends; it needs nothing on PATH."""
+    folder.mkdir(exist_ok=True)
+    script = folder / name
     written = folder / "opened.txt"
     script.write_text(
         "#!/bin/sh\n"
-        f'{{ printf "url=%s\\n" "$1"; env; }} > "{written}.part"\n'
-        f'mv "{written}.part" "{written}"\n',
+        f'{{ printf "by=%s\\nargs=%s\\n" "${{0##*/}}" "$*"; /usr/bin/env; }} > "{written}.part"\n'
+        f'/usr/bin/mv "{written}.part" "{written}"\n',
         encoding="utf-8",
     )
     script.chmod(0o755)
@@ -73,7 +73,7 @@ def _fake_opener(folder: Path) -> Path:
 def _read_when_written(path: Path) -> dict[str, str]:
     deadline = time.monotonic() + 20
     while not path.exists():
-        assert time.monotonic() < deadline, "xdg-open was not run"
+        assert time.monotonic() < deadline, "no opener was run"
         time.sleep(0.05)
     lines = path.read_text(encoding="utf-8").splitlines()
     return dict(line.split("=", 1) for line in lines if "=" in line)
@@ -99,7 +99,7 @@ def test_from_the_bundle_xdg_open_sees_the_players_environment(
 
     assert open_outside(url, bundle, _not_called) is True
     seen = _read_when_written(written)
-    assert seen["url"] == url
+    assert seen["args"] == url
     assert seen["LD_LIBRARY_PATH"] == "/opt/mine/lib"
     for gone in ("LD_LIBRARY_PATH_ORIG", "_PYI_ARCHIVE_FILE", "_PYI_PARENT_PROCESS_LEVEL",
                  "QT_PLUGIN_PATH"):
@@ -124,3 +124,35 @@ def test_not_frozen_or_without_xdg_open_the_fallback_opens_it(
     assert opened == ["http://127.0.0.1:1/a"]
     time.sleep(0.3)
     assert not written.exists()  # (not run by the first)
+
+
+def _bundle_environment(monkeypatch: pytest.MonkeyPatch, bundle: Path, path: Path) -> None:
+    """This process's environment as the bundle's loader leaves it, with PATH just `path`."""
+    monkeypatch.setenv("PATH", str(path))
+    monkeypatch.setenv("LD_LIBRARY_PATH", f"{bundle / '_internal'}:/opt/mine/lib")
+    monkeypatch.setenv("LD_LIBRARY_PATH_ORIG", "/opt/mine/lib")
+    monkeypatch.setenv("_PYI_ARCHIVE_FILE", str(bundle / "somnium"))
+
+
+@pytest.mark.parametrize(("openers", "expected"), [
+    (("gio", "sensible-browser", "x-www-browser"), "gio"),
+    (("sensible-browser", "x-www-browser"), "sensible-browser"),
+    (("x-www-browser",), "x-www-browser"),
+])
+def test_without_xdg_open_the_next_system_opener_sees_the_players_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, openers: tuple[str, ...], expected: str
+) -> None:
+    """Only the player's PATH is searched: the system's own openers are not on it."""
+    folder = tmp_path / "bin"
+    for name in openers:
+        written = _fake_opener(folder, name)
+    _bundle_environment(monkeypatch, tmp_path / "somnium", folder)
+    url = "http://127.0.0.1:8123/auth/authorize?state=s"
+
+    assert open_outside(url, tmp_path / "somnium", _not_called) is True
+    seen = _read_when_written(written)
+    assert seen["by"] == expected  # the first in that order
+    assert seen["args"] == ("open " if expected == "gio" else "") + url
+    assert seen["LD_LIBRARY_PATH"] == "/opt/mine/lib"
+    assert "_PYI_ARCHIVE_FILE" not in seen and "LD_LIBRARY_PATH_ORIG" not in seen
+

@@ -8,15 +8,14 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from somnium_desktop.client.lobby_client import LobbyClient
 from somnium_desktop.client.online import OnlineGame
 from somnium_desktop.client.tasks import Operations
 from somnium_desktop.game import Draw
 from somnium_server.play import games
 from tests.packaging.nginx import Nginx
 from tests.server.helpers import LiveServer, free_port, server_settings
-from tests.signin.helpers import local_client
 
+from .behind_nginx import played_once, seated_behind
 from .helpers import short_game
 
 
@@ -29,12 +28,7 @@ def test_a_move_answered_502_while_the_server_restarts_is_sent_again_and_played_
     server = LiveServer(settings)
     proxy = Nginx(tmp_path / "nginx", server.base.removeprefix("http://"))
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(proxy.cert))  # trust the test certificate
-    ada, bea = local_client(server.base, "Ada"), local_client(server.base, "Bea")
-    joined = bea.join(ada.create("Table").id)
-    me = ada.me().id
-    ada.base_url = proxy.base  # from here on, the app reaches the server through nginx
-    assert ada.auth is not None
-    ada.auth.server_url = proxy.base
+    ada, joined, me = seated_behind(server.base, proxy)  # Ada plays through nginx
     operations = Operations()
     game = OnlineGame(ada, joined.id, operations, user_id=me, first=joined,
                       backoff=(0.1, 0.2), retry_delays_ms=(200, 400, 800, 1600, 3200))
@@ -53,9 +47,7 @@ def test_a_move_answered_502_while_the_server_restarts_is_sent_again_and_played_
         server = LiveServer(settings)
         qtbot.waitUntil(lambda: not game.pending, timeout=10000)
         assert errors == []
-        played = LobbyClient(server.base).game(joined.id)
-        assert played.version == joined.version + 1  # played, once
-        assert game.view is not None and game.view == played.view
+        played_once(server.base, joined, game)
     finally:
         game.close()
         operations.close()
