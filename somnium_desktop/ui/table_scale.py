@@ -14,6 +14,7 @@ POINTS = {
     "gameName": 12, "gameId": 10, "watchingBadge": 10, "playerName": 11, "playerScore": 11,
     "playerNote": 10, "status": 10, "gameOverTitle": 20, "gameOverDetail": 11,
     "playerRating": 10, "gameOverRatings": 11, "coachAnswer": 10,
+    "playerClock": 11, "replayMove": 10, "turnMarker": 10,
 }
 
 
@@ -32,6 +33,8 @@ def scaled_sheet(scale: float) -> str:
     buttons = round(5 * scale), round(14 * scale), f"{10 * scale:.1f}pt"
     rules.append("QToolButton#tableButton, QToolButton#primaryButton {{ padding: {}px {}px; "
                  "font-size: {}; }}".format(*buttons))
+    close = round(2 * scale), round(6 * scale), f"{10 * scale:.1f}pt"
+    rules.append("QToolButton#closeButton {{ padding: {}px {}px; font-size: {}; }}".format(*close))
     return "\n".join(rules)
 
 
