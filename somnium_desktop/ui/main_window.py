@@ -17,6 +17,8 @@ from .players_hooks import open_leaderboard, wire_player_pages
 from .replay_open import Replays
 from .settings import Settings
 from .table import TableWidget, new_action
+from .table_scale import chrome_sheet
+from .window_chrome import MenuScale, WindowBody
 from .window_split import COLUMN_WIDTH, TableSplitter, kept_width, lobby_and_log
 
 # Imported once the table is on screen: online play (see start_online), offline play, the
@@ -96,9 +98,11 @@ class MainWindow(QMainWindow):
             lambda _pos, _index: self.settings.store.setValue(COLUMN_WIDTH_KEY,
                                                               splitter.column_width))
         self.splitter = splitter
-        self.setCentralWidget(splitter)
+        body = WindowBody(splitter)
+        self.setCentralWidget(body)
         self.source: TableSource | None = None
         self._make_menus()
+        self.menu_scale = MenuScale(self.menuBar(), self.table, body)
         self.replays = Replays(self, self._replace_source)
         self.apply_settings()
         geometry = self.settings.store.value("window/geometry")
@@ -222,6 +226,7 @@ class MainWindow(QMainWindow):
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
         box.setDefaultButton(QMessageBox.StandardButton.No)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setStyleSheet(chrome_sheet(self.table.text_scale))  # (in the table's text size)
         box.finished.connect(lambda result: self._new_game_answered(result, source, level))
         self.confirm_new = box
         box.open()
@@ -361,6 +366,7 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Information, "Keyboard shortcuts",
                           shortcuts_help(self), QMessageBox.StandardButton.Close, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setStyleSheet(chrome_sheet(self.table.text_scale))
         box.open()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 
 from ..client.replay_source import ReplaySource
+from .table_scale import chrome_sheet
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
@@ -87,6 +88,7 @@ class Replays:
                           self.window)
         box.setDefaultButton(QMessageBox.StandardButton.No)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setStyleSheet(chrome_sheet(self.window.table.text_scale))  # (the table's size)
 
         def answered(result: int) -> None:
             self.confirm = None

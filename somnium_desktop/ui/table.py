@@ -24,6 +24,7 @@ from ..game.cards import Suit
 from .cards import CardDeck
 from .replay_bar import ReplayMode
 from .style import repolish
+from .table_scale import chrome_sheet
 from .table_shows import TableShows
 from .table_widgets import (
     new_action,
@@ -303,6 +304,7 @@ class TableWidget(TableShows):
         )
         box.setDefaultButton(QMessageBox.StandardButton.No)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setStyleSheet(chrome_sheet(self.text_scale))  # (in the table's text size)
         asked = (self.source, self.source.game_id)  # the answer concedes this game only
         box.finished.connect(lambda result: self._concede_answered(result, asked))
         self._confirm = box

@@ -53,6 +53,7 @@ class TableFrame(QWidget):
 
     source_changed = Signal()
     player_page_requested = Signal(str)  # a click on a player's name: their user id
+    rescaled = Signal(float)  # the text's new scale (see table_scale.scale_for)
 
     def __init__(
         self,
@@ -191,6 +192,7 @@ class TableFrame(QWidget):
         self.addAction(self.coach.action)
         self._arrange_controls(narrow=False)
         self.text_scale = 1.0
+        self.menu_growth = 0  # pixels the window's menu bar grew by with the text (lent back)
 
         self.log = GameLog()
         # On the view's viewport, not the view: a scroll area shows screen readers only its
@@ -253,7 +255,7 @@ class TableFrame(QWidget):
 
     def _rescale(self) -> None:
         """Text and the result panel grow with a large window (see table_scale)."""
-        scale = scale_for(self.width(), self.height())
+        scale = scale_for(self.width(), self.height() + self.menu_growth)
         if scale == self.text_scale:
             return
         self.text_scale = scale
@@ -264,6 +266,7 @@ class TableFrame(QWidget):
         self.game_over.box.setContentsMargins(*margin, *margin)
         if not self.game_over.isHidden():
             self.game_over.refit()
+        self.rescaled.emit(scale)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """A table key pressed while our turn's cards still move is kept and played once

@@ -1,5 +1,6 @@
-"""The table's words and result panel grow with the window, as its cards do; the right-hand
-column's words (lobby, offline panel, log) grow too, more modestly, on a wide window."""
+"""The table's words and result panel grow with the window, as its cards do, and the window's
+menus with them; the right-hand column's words (lobby, offline panel, log) grow too, more
+modestly, on a wide window."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ POINTS = {
     "gameName": 12, "gameId": 10, "watchingBadge": 10, "playerName": 11, "playerScore": 11,
     "playerNote": 10, "status": 10, "gameOverTitle": 20, "gameOverDetail": 11,
     "playerRating": 10, "gameOverRatings": 11, "coachAnswer": 10,
+    "playerClock": 11, "replayMove": 10, "turnMarker": 10,
 }
 
 
@@ -32,7 +34,19 @@ def scaled_sheet(scale: float) -> str:
     buttons = round(5 * scale), round(14 * scale), f"{10 * scale:.1f}pt"
     rules.append("QToolButton#tableButton, QToolButton#primaryButton {{ padding: {}px {}px; "
                  "font-size: {}; }}".format(*buttons))
+    close = round(2 * scale), round(6 * scale), f"{10 * scale:.1f}pt"
+    rules.append("QToolButton#closeButton {{ padding: {}px {}px; font-size: {}; }}".format(*close))
     return "\n".join(rules)
+
+
+def chrome_sheet(scale: float) -> str:
+    """The style sheet of the window's menu bar (its menus inherit it) and of the questions
+    the window and the table ask (message boxes), at `scale`: the table's text size."""
+    if scale <= 1:
+        return ""
+    size = f"{10 * scale:.1f}pt"
+    return (f"QMenuBar, QMenu {{ font-size: {size}; }}\n"
+            f"QMessageBox QWidget {{ font-size: {size}; }}")
 
 
 # The right-hand column: its text has the style sheet's sizes up to this window width.
