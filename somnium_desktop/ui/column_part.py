@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QStyle, QWidget
@@ -18,8 +20,12 @@ class ColumnPart(QScrollArea):
     the panel needs, with room for its scroll bar: the panel never scrolls sideways.
     """
 
-    def __init__(self, panel: QWidget, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, panel: QWidget, wanted: Callable[[], int] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
+        self._wanted = wanted
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # (Tab goes to the panel's controls)
@@ -32,6 +38,11 @@ class ColumnPart(QScrollArea):
         """The height its panel needs to show whole (its minimum)."""
         panel = self.widget()
         return panel.minimumSizeHint().height() if panel is not None else 0
+
+    def wanted_height(self) -> int | None:
+        """The height it asks for in front of the column (see Column.serve), or None for
+        all the room the other parts can spare."""
+        return self._wanted() if self._wanted is not None else None
 
     def _bar(self) -> int:
         return self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
@@ -72,12 +83,29 @@ class ColumnPart(QScrollArea):
 
 class Column(QSplitter):
     """The column's parts one over the other. A part shorter than its panel takes the room
-    another has beyond its own panel's (the player's split stands while every part is whole);
-    on a window too short for all of them, they scroll."""
+    another has beyond its own panel's (the player's split stands while every part is whole).
+
+    One part is served first (`serve`): the one for what the player is at, the lobby when no
+    game is on the table, the game's panel (its log and chat) when one is. When it comes to
+    the front it gets the height it asks for (ColumnPart.wanted_height: the lobby its lines of
+    games; the game's panel all the others can spare while whole); on a window too short for
+    every part, it keeps that height at the least and the others scroll."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)
         self.setChildrenCollapsible(False)
+        self.front: ColumnPart | None = None
+        self._to_front = False  # the front part changed: give it its height once
+        self.dragged = False  # the player moved the split since: more than its height stays
+        self.splitterMoved.connect(lambda _pos, _index: setattr(self, "dragged", True))
+
+    def serve(self, part: ColumnPart) -> None:
+        """Put `part` in front: it gets its height now (after pending layout changes, such as
+        a chat showing), and keeps it at the least on a short window."""
+        if part is self.front:
+            return
+        self.front, self._to_front, self.dragged = part, True, False
+        QTimer.singleShot(0, self.settle)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -86,17 +114,51 @@ class Column(QSplitter):
     def settle(self) -> None:
         sizes = self.sizes()
         parts = [self.widget(n) for n in range(self.count())]
-        wanted = [part.panel_height() if isinstance(part, ColumnPart) and part.isVisible()
-                  else size for part, size in zip(parts, sizes, strict=True)]
-        short = [max(0, want - size) for want, size in zip(wanted, sizes, strict=True)]
-        spare = [max(0, size - want) for want, size in zip(wanted, sizes, strict=True)]
-        moved = min(sum(short), sum(spare))
-        if moved <= 0:
-            return
-        given, taken = moved, moved
-        for n in range(len(sizes)):
-            grow = min(short[n], given)
-            shrink = min(spare[n], taken)
-            sizes[n] += grow - shrink
-            given, taken = given - grow, taken - shrink
-        self.setSizes(sizes)
+        whole = [part.panel_height() if isinstance(part, ColumnPart) and part.isVisible()
+                 else size for part, size in zip(parts, sizes, strict=True)]
+        front = parts.index(self.front) if self.front in parts else -1
+        if front >= 0 and sum(sizes) > 0 and self.isVisible():
+            to_front, self._to_front = self._to_front, False
+            least = [part.minimumSizeHint().height() if part is not None else 0
+                     for part in parts]
+            room = sum(sizes) - sum(least) + least[front]  # (the others at their least)
+            asked = self.front.wanted_height() if self.front is not None else None
+            spare = sum(sizes) - sum(whole) + whole[front]  # (the others whole)
+            due = min(room, max(whole[front], spare if asked is None else asked))
+            if to_front or sum(whole) - whole[front] + due > sum(sizes):
+                target = max(sizes[front], due) if self.dragged else due
+                self.setSizes(with_part_at(sizes, front, target, least))
+                return
+            whole[front] = due
+        settled = evened(sizes, whole)
+        if settled != sizes:
+            self.setSizes(settled)
+
+
+def with_part_at(sizes: list[int], index: int, target: int, least: list[int]) -> list[int]:
+    """`sizes` with part `index` at `target`: the others give (down to their `least`) or take
+    the difference, nearest first."""
+    sizes = list(sizes)
+    change = target - sizes[index]
+    order = sorted((n for n in range(len(sizes)) if n != index), key=lambda n: abs(n - index))
+    for n in order:
+        step = min(change, sizes[n] - least[n]) if change > 0 else change
+        sizes[n] -= step
+        change -= step
+    sizes[index] = target - change
+    return sizes
+
+
+def evened(sizes: list[int], wanted: list[int]) -> list[int]:
+    """`sizes` with the room parts have beyond what they want given to parts short of it."""
+    short = [max(0, want - size) for want, size in zip(wanted, sizes, strict=True)]
+    spare = [max(0, size - want) for want, size in zip(wanted, sizes, strict=True)]
+    moved = min(sum(short), sum(spare))
+    sizes = list(sizes)
+    given, taken = moved, moved
+    for n in range(len(sizes)):
+        grow = min(short[n], given)
+        shrink = min(spare[n], taken)
+        sizes[n] += grow - shrink
+        given, taken = given - grow, taken - shrink
+    return sizes

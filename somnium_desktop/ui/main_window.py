@@ -19,7 +19,7 @@ from .settings import Settings
 from .table import TableWidget, new_action
 from .table_scale import chrome_sheet
 from .window_chrome import MenuScale, WindowBody
-from .window_split import COLUMN_WIDTH, TableSplitter, kept_width, lobby_and_log
+from .window_split import COLUMN_WIDTH, TableSplitter, kept_width, lobby_and_log, lobby_height
 
 # Imported once the table is on screen: online play (see start_online), offline play, the
 # column's panels and notifications (their Qt classes cost start-up time to load).
@@ -141,12 +141,19 @@ class MainWindow(QMainWindow):
         self.chat_view.show_chat_of(self.source)
         self.panel.play_requested.connect(self.ask_new_game)
         self.lobby_panel = LobbyPanel()
-        self.column.addWidget(ColumnPart(self.lobby_panel))
-        self.column.addWidget(ColumnPart(self.panel))
+        lobby = self.lobby_panel
+        self.lobby_part = ColumnPart(lobby, lambda: lobby_height(lobby))
+        self.game_part = ColumnPart(self.panel)  # (all the room the lobby spares, when in front)
+        self.column.addWidget(self.lobby_part)
+        self.column.addWidget(self.game_part)
         wire_player_pages(self)
+        front = self.lobby_part if self.source is None else self.game_part
         kept = self.settings.store.value(COLUMN_KEY)
-        if not (isinstance(kept, QByteArray) and self.column.restoreState(kept)):
+        if isinstance(kept, QByteArray) and self.column.restoreState(kept):
+            self.column.front, self.column.dragged = front, True  # (the player's split)
+        else:
             self.column.setSizes(lobby_and_log(self.lobby_panel, self.height()))
+            self.column.serve(front)
         self.column.splitterMoved.connect(
             lambda _pos, _index: self.settings.store.setValue(COLUMN_KEY,
                                                               self.column.saveState()))
@@ -154,8 +161,7 @@ class MainWindow(QMainWindow):
 
         self.typing_guard = TypingGuard(self)
         guard_typing(self.column, self.typing_guard)
-        self.splitter.filled = True
-        self.splitter.fit()
+        self.splitter.fill()
         self.column.settle()
         focus = self.focusWidget()
         if focus is None or self.column.isAncestorOf(focus):  # (the keys are the table's)
@@ -317,8 +323,9 @@ class MainWindow(QMainWindow):
     def _replace_source(self, source: TableSource | None) -> None:
         old, self.source = self.source, source
         self.table.set_source(source)
-        if self.column_complete:
+        if self.column_complete:  # (the column serves first the lobby, or the game's panel)
             self.chat_view.show_chat_of(source)
+            self.column.serve(self.lobby_part if source is None else self.game_part)
         if old is not None:
             old.close()
             old.deleteLater()

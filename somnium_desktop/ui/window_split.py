@@ -18,7 +18,7 @@ COLUMN_WIDTH = 440  # pixels: the right-hand column's least width, until the pla
 COLUMN_SHARE = COLUMN_WIDTH / 1024  # of a wider window, the column takes the share it has at 1024
 COLUMN_WIDEST = 580  # pixels, with its text at its base size: its share no wider than this
 TABLE_AT_LEAST = 520  # pixels: below this the column gives way first, down to its minimum
-LOBBY_LINES = 4  # lines of games the lobby shows at first; the log has the rest
+LOBBY_LINES = 5  # lines of games the lobby shows with no game on the table
 
 
 class TableSplitter(QSplitter):
@@ -30,10 +30,11 @@ class TableSplitter(QSplitter):
     its players' names keep their ratings. On a wide window the column's text grows a little
     (see table_scale.column_scale), and its width with it.
 
-    Its minimum is the one its parts have with their text at its base size (the least it was
-    seen at while both were): the window's minimum never follows the grown text, so one step
-    takes a large window down to 1024x640 or its least size, where the text is back at its
-    base size (grown text needs a wide window anyway)."""
+    Its minimum is the one its parts have with their text at its base size, each measured
+    while its own text is (the table's before its first resize; the column's text grows only
+    once it is filled and measured): the window's minimum never follows the grown text, even
+    on a window first shown large, so one step takes it down to 1024x640 or its least size,
+    where the text is back at its base size (grown text needs a wide window anyway)."""
 
     def __init__(self, column_width: int | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal)
@@ -41,19 +42,28 @@ class TableSplitter(QSplitter):
         self.dragged = column_width is not None  # (else the column takes its share)
         self.filled = False  # until the column is built, its room is kept (the first frame)
         self.text_scale = 1.0  # the column's
-        self.base_least = QSize()  # the minimum with the text at its base size, once seen
+        self.least = [QSize(), QSize()]  # the table's and the column's, text at base size
         self.splitterMoved.connect(self._dragged)
 
-    def at_base(self) -> bool:
-        """Whether the table's text and the column's are at their base size."""
-        table = self.widget(0)
-        return self.text_scale == 1 and not (isinstance(table, TableFrame)
-                                             and table.text_scale != 1)
+    def fill(self) -> None:
+        """The column is built: measure it at its base size, then let its text grow."""
+        self.filled = True
+        self.minimumSizeHint()
+        self._rescale()
+        self.fit()
 
     def minimumSizeHint(self) -> QSize:
-        if self.at_base() or not self.base_least.isValid():
-            self.base_least = super().minimumSizeHint()
-        return self.base_least
+        table, side = self.widget(0), self.widget(1)
+        if table is None or side is None:
+            return super().minimumSizeHint()
+        if not (isinstance(table, TableFrame) and table.text_scale != 1) \
+                or not self.least[0].isValid():
+            self.least[0] = table.minimumSizeHint().expandedTo(table.minimumSize())
+        if self.text_scale == 1 or not self.least[1].isValid():
+            self.least[1] = side.minimumSizeHint().expandedTo(side.minimumSize())
+        handle = self.handle(1).sizeHint().width()
+        return QSize(self.least[0].width() + handle + self.least[1].width(),
+                     max(self.least[0].height(), self.least[1].height()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         self.minimumSizeHint()  # (taken while the text is at its base size, if it is)
@@ -70,8 +80,8 @@ class TableSplitter(QSplitter):
     def _rescale(self) -> None:
         side = self.widget(1)
         scale = column_scale(self.width())
-        if side is None or scale == self.text_scale:
-            return
+        if side is None or not self.filled or scale == self.text_scale:
+            return  # (an empty column's text grows once it is filled and measured)
         self.text_scale = scale
         side.setStyleSheet(column_sheet(scale))
         self.updateGeometry()  # (back at the base size, its minimum is measured again)
@@ -105,11 +115,16 @@ def kept_width(value: object) -> int | None:
     return width if width > 0 else None
 
 
+def lobby_height(lobby: LobbyPanel) -> int:
+    """The lobby's height with room for LOBBY_LINES games in its list (which scrolls)."""
+    games = lobby.games
+    lines = games.verticalHeader().defaultSectionSize() * LOBBY_LINES
+    return lobby.minimumSizeHint().height() - games.minimumSizeHint().height() \
+        + games.horizontalHeader().sizeHint().height() + lines + 2 * games.frameWidth()
+
+
 def lobby_and_log(lobby: LobbyPanel, height: int) -> list[int]:
     """The column's first split: the lobby with room for a few games (the list scrolls), and
     the rest to the offline panel and its log, which an offline game fills."""
-    games = lobby.games
-    lines = games.verticalHeader().defaultSectionSize() * LOBBY_LINES
-    lobby_height = lobby.minimumSizeHint().height() - games.minimumSizeHint().height() \
-        + games.horizontalHeader().sizeHint().height() + lines + 2 * games.frameWidth()
-    return [lobby_height, max(1, height - lobby_height)]
+    lobby_part = lobby_height(lobby)
+    return [lobby_part, max(1, height - lobby_part)]

@@ -43,16 +43,22 @@ def create_area(window: MainWindow) -> list[QWidget]:
             lobby.rated_box, lobby.odds_box]
 
 
+def with_bob(qtbot: QtBot, ada: MainWindow, lobby: LiveServer) -> None:
+    """Ada creates a game from her lobby and Bob joins it: it is on her table, with its chat."""
+    game = create_signed_in(qtbot, ada)
+    bob = lobby.player("Bob")
+    assert bob.post(f"/games/{game.game_id}/join").status_code == 200
+    qtbot.waitUntil(lambda: ada.table.shown is not None and ada.chat_view.isVisible(),
+                    timeout=5000)
+
+
 @pytest.mark.usefixtures("app_style")
 def test_an_online_game_lets_the_window_be_1024x640_with_create_in_reach(
     qtbot: QtBot, tmp_path: Path, lobby: LiveServer
 ) -> None:
     ada = open_window(qtbot, tmp_path, "Ada", lobby.base)
     try:
-        game = create_signed_in(qtbot, ada)
-        bob = lobby.player("Bob")
-        assert bob.post(f"/games/{game.game_id}/join").status_code == 200
-        qtbot.waitUntil(lambda: ada.table.shown is not None, timeout=5000)
+        with_bob(qtbot, ada, lobby)
         chat = ada.chat_view
         assert chat.isVisible() and ada.table.log.isVisible()  # the column at its fullest
 
@@ -70,5 +76,27 @@ def test_an_online_game_lets_the_window_be_1024x640_with_create_in_reach(
         for control in (chat.field, chat.send_button, ada.panel.play):  # the rest scrolls too
             offline_part.ensureWidgetVisible(control)
             assert in_sight(offline_part, control), control.accessibleName()
+    finally:
+        close_windows(qtbot, ada)
+
+
+@pytest.mark.usefixtures("app_style")
+def test_an_online_game_at_1024x640_shows_the_chat_field_without_scrolling(
+    qtbot: QtBot, tmp_path: Path, lobby: LiveServer
+) -> None:
+    ada = open_window(qtbot, tmp_path, "Ada", lobby.base)
+    try:
+        ada.resize(SMALL)
+        qtbot.waitUntil(lambda: ada.size() == SMALL)
+        with_bob(qtbot, ada, lobby)
+        chat = ada.chat_view
+        game_part = part_of(ada.panel)
+        qtbot.waitUntil(lambda: in_sight(game_part, chat.field))  # (below the fold before)
+        assert game_part.verticalScrollBar().value() == 0  # not scrolled to it
+        assert in_sight(game_part, chat.send_button) and in_sight(game_part, ada.table.log)
+        column = ada.column.rect()
+        for control in (chat.field, chat.send_button):
+            corner = control.mapTo(ada.column, control.rect().topLeft())
+            assert column.contains(QRect(corner, control.size())), control.accessibleName()
     finally:
         close_windows(qtbot, ada)

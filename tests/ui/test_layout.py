@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QFontMetrics
@@ -9,6 +11,7 @@ from PySide6.QtWidgets import QGraphicsSimpleTextItem
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.lobby_records import GameSummary, Seat
+from somnium_desktop.ui.column_part import ColumnPart
 from somnium_desktop.ui.lobby_games import (
     CELL_PADDING,
     COLUMNS,
@@ -19,7 +22,8 @@ from somnium_desktop.ui.lobby_games import (
 )
 from somnium_desktop.ui.main_window import MainWindow
 from somnium_desktop.ui.settings import Settings
-from tests.ui.driver import close
+from tests.online.test_short_window import in_sight
+from tests.ui.driver import close, play_to_the_end
 from tests.ui.test_main_window import LEVELS, window
 
 __all__ = ["window"]  # (the fixture)
@@ -89,15 +93,45 @@ def test_the_deck_labels_neither_overlap_nor_get_cut(
     assert all(rect.top() >= top for rect in rects)  # under the cards, not over them
 
 
-def test_the_log_gets_the_room_and_the_split_is_remembered(
-    qtbot: QtBot, window: MainWindow, settings: Settings
+def test_the_log_gets_the_room_while_a_game_is_on_the_table(
+    qtbot: QtBot, window: MainWindow
 ) -> None:
+    window.start_offline("careful", seed=4)
+    qtbot.waitUntil(lambda: window.table.shown is not None)
     sized(qtbot, window, QSize(1280, 800))
     assert log_lines(window) >= 10  # (5-6 when the lobby took most of the column)
     sized(qtbot, window, QSize(1024, 640))
     assert log_lines(window) >= 5  # (2 before)
     games = window.lobby_panel.games
     assert games.viewport().height() >= games.verticalHeader().defaultSectionSize()  # a line
+
+
+def lobby_lines(window: MainWindow) -> float:
+    games = window.lobby_panel.games
+    return games.viewport().height() / games.verticalHeader().defaultSectionSize()
+
+
+def test_the_lobby_shows_five_games_at_1024x640_with_no_game_on_the_table(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    many = [replace(game, id=f"{game.id}{n}") for n in range(3) for game in GAMES]
+    window.lobby_panel.set_games(many, me=None)
+    sized(qtbot, window, QSize(1024, 640))
+    assert lobby_lines(window) >= 5  # (2 before: the log took the room)
+    lobby_part = window.column.widget(0)
+    assert isinstance(lobby_part, ColumnPart)
+    assert lobby_part.verticalScrollBar().value() == 0  # (not scrolled to its list)
+    assert in_sight(lobby_part, window.lobby_panel.games)
+    window.start_offline("careful", seed=4)  # a game on the table: its log comes first
+    qtbot.waitUntil(lambda: log_lines(window) >= 5)
+    play_to_the_end(qtbot, window.table)
+    window.replays.open(None)  # the table empty again (as Leave replay leaves it)
+    qtbot.waitUntil(lambda: window.source is None)
+    qtbot.waitUntil(lambda: lobby_lines(window) >= 5)  # and the lobby once it is gone
+
+
+def test_the_split_is_remembered(qtbot: QtBot, window: MainWindow, settings: Settings) -> None:
+    sized(qtbot, window, QSize(1024, 640))
     column = window.column
     column.moveSplitter(column.sizes()[0] + 60, 1)  # the player drags it down a little
     dragged = column.sizes()

@@ -1,7 +1,13 @@
-"""The window's room between the table and the column: shrinking a large window in one step,
-and the lobby's player columns whole on a wide one."""
+"""The window's room between the table and the column: shrinking a large window in one step
+(one started large too), and the lobby's player columns whole on a wide one."""
 
 from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSize, Qt
@@ -89,3 +95,30 @@ def test_the_players_ratings_show_whole_on_a_wide_window(
     assert player_cells_cut(window) == []  # ("Ada (16…", "Robin (1…" before)
     table, column = window.splitter.sizes()
     assert window.table.view.width() >= column, (table, column)
+
+
+SCREEN = {"screens": [{"name": "large", "x": 0, "y": 0, "width": 2560, "height": 1440,
+                       "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}
+
+
+@pytest.mark.usefixtures("qapp")  # (for app_style: the window is in a child process)
+def test_a_window_started_large_from_its_settings_has_the_base_minimum(
+    tmp_path: Path,
+) -> None:
+    """A window whose saved geometry is 2560x1440, built as the app builds it (the column
+    after the first frame), in a process of its own on a 2560x1440 offscreen screen."""
+    screens = tmp_path / "screens.json"
+    screens.write_text(json.dumps(SCREEN), encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={screens}")
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.ui.large_start", str(tmp_path / "settings.ini")],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    seen = json.loads(run.stdout.splitlines()[-1])
+    assert seen["started"][0] > 2000, seen  # (restored large)
+    assert seen["small"] == [1024, 640], seen  # one resize down
+    base = seen["least_small"]  # (measured with the text at its base size)
+    assert seen["least_large"][0] == base[0], seen  # (364: the column's room not counted)
+    assert seen["least_large"][1] <= base[1], seen  # (a status line may wrap when narrow)
+    assert seen["least"] == seen["least_after"], seen  # its least in one step
