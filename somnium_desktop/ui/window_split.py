@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QSplitter
+from PySide6.QtWidgets import QLayout, QSplitter, QWidget
 
 from .table_frame import TableFrame
 from .table_scale import column_scale, column_sheet
@@ -43,6 +43,7 @@ class TableSplitter(QSplitter):
         self.filled = False  # until the column is built, its room is kept (the first frame)
         self.text_scale = 1.0  # the column's
         self.least = [QSize(), QSize()]  # the table's and the column's, text at base size
+        self.restyled = False  # the column's text changed size since it was last measured
         self.splitterMoved.connect(self._dragged)
 
     def fill(self) -> None:
@@ -60,6 +61,9 @@ class TableSplitter(QSplitter):
                 or not self.least[0].isValid():
             self.least[0] = table.minimumSizeHint().expandedTo(table.minimumSize())
         if self.text_scale == 1 or not self.least[1].isValid():
+            if self.restyled:
+                remeasured(side)
+                self.restyled = False
             self.least[1] = side.minimumSizeHint().expandedTo(side.minimumSize())
         handle = self.handle(1).sizeHint().width()
         return QSize(self.least[0].width() + handle + self.least[1].width(),
@@ -83,6 +87,7 @@ class TableSplitter(QSplitter):
         if side is None or not self.filled or scale == self.text_scale:
             return  # (an empty column's text grows once it is filled and measured)
         self.text_scale = scale
+        self.restyled = True
         side.setStyleSheet(column_sheet(scale))
         self.updateGeometry()  # (back at the base size, its minimum is measured again)
 
@@ -104,6 +109,27 @@ class TableSplitter(QSplitter):
     def _dragged(self, _pos: int, _index: int) -> None:
         self.dragged = True
         self.column_width = round(self.sizes()[1] / self.text_scale)
+
+
+def remeasured(part: QWidget) -> None:
+    """Have `part`'s layouts, the nested ones too, measure its widgets again. Back at its base
+    size after its text grew, the lobby's rows kept the widths they had measured with the
+    grown text until the next layout pass, and the window, held to the minimum they made,
+    stopped 126 pixels short of its least width."""
+    for widget in (part, *part.findChildren(QWidget)):
+        layout = widget.layout()
+        if layout is not None:
+            invalidated(layout)
+
+
+def invalidated(layout: QLayout) -> None:
+    """`layout` and the layouts in it made to measure again."""
+    for index in range(layout.count()):
+        item = layout.itemAt(index)
+        inner = item.layout() if item is not None else None
+        if inner is not None:
+            invalidated(inner)
+    layout.invalidate()
 
 
 def kept_width(value: object) -> int | None:
