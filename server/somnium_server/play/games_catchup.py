@@ -330,9 +330,7 @@ class CatchUpPart(PresencePart):
         if room.lock.locked():  # (a change of the game, a rematch, is being made)
             self._let_go_later(room)
         elif room.status == "finished":
-            room.window.clear()
-            room.actions.clear()
-            room.history = False
+            room.forget_history()
             room.let_go_whole()
 
     async def _read_rating_changes(self, room: GameRoom) -> None:
@@ -366,4 +364,4 @@ class CatchUpPart(PresencePart):
     def _clock_moved(self, room: GameRoom) -> None:
         """Tell the game's streams the clock of a timed game (after each change)."""
         if room.meta.get("move_seconds"):
-            room.channel.publish(clocks.clock_frame(room))
+            room.publish(clocks.clock_frame(room))
