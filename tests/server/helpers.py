@@ -25,7 +25,10 @@ from somnium_desktop.game import Action, View
 from somnium_server.app import create_app
 from somnium_server.cli import Server, uvicorn_config
 from somnium_server.config import RateLimit, Settings
+from somnium_server.live.events import StreamHub
 from somnium_server.play.computer import Computers
+from somnium_server.play.games import GameService
+from somnium_server.play.lobby import Lobby
 from somnium_server.signin.sessions import issue_session
 from somnium_server.storage import Storage
 from somnium_server.storage.backend import open_storage
@@ -70,6 +73,14 @@ def where(settings: Settings) -> Database:
 def open_test_storage(database: Database) -> Storage:
     """The storage a server on `database` opens (its migrations done)."""
     return open_storage(on(database, Settings()))
+
+
+def service_on(storage: Storage) -> GameService:
+    """A game service on `storage`, outside any server (nothing loaded yet)."""
+    return GameService(
+        storage, Lobby(16), StreamHub(1.0, 1), TEST_COMPUTERS, event_window=1000,
+        computer_pause=1.0, observer_flush=1.0,
+    )
 
 
 def query(database: Database, sql: str, *args: Any) -> list[tuple[Any, ...]]:

@@ -8,14 +8,12 @@ import sqlite3
 from pathlib import Path
 
 from somnium_desktop.game import action_to_dict, apply, legal_actions, new_game, state_to_dict
-from somnium_server.live.events import StreamHub
-from somnium_server.play.games import SNAPSHOT_EVERY, GameService, stored_state
-from somnium_server.play.lobby import Lobby
+from somnium_server.play.games import SNAPSHOT_EVERY, stored_state
 from somnium_server.play.rooms import GameRoom
 from somnium_server.storage import GameRecord, GameUpdate, StoredAction, StoredEvent
 
 from ..conftest import Database
-from .helpers import TEST_COMPUTERS, LiveServer, open_test_storage, query, where
+from .helpers import LiveServer, open_test_storage, query, service_on, where
 
 
 def _crash_copy(database: Database, into: Path) -> Database:
@@ -42,10 +40,7 @@ def _reloaded(database: Database, game_id: str) -> GameRoom:
 
     async def load() -> GameRoom:
         storage = open_test_storage(database)
-        games = GameService(
-            storage, Lobby(16), StreamHub(1.0, 1), TEST_COMPUTERS, event_window=1000,
-            computer_pause=1.0, observer_flush=1.0,
-        )
+        games = service_on(storage)
         try:
             await games.load()
             room = games.rooms[game_id]

@@ -195,7 +195,7 @@ async def create_game(
     responses=responses(404, 422),
 )
 async def get_game(request: Request, game_id: GamePath) -> Response:
-    room = await server_context(request).games.find(game_id, fresh=True)
+    room = await server_context(request).games.find_whole(game_id, fresh=True)
     return _json(room.detail_bytes())
 
 

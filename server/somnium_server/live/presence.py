@@ -88,7 +88,7 @@ class SeatLike(Protocol):
 Shown = tuple[tuple[bool, bool], ...]  # per seat: away, claimable
 
 
-@dataclass
+@dataclass(slots=True)
 class Presence:
     """One game's view of its players' attendance: when the game began and when each player
     sat down count as times they were seen (a game loaded from storage: its start, or its

@@ -18,7 +18,6 @@ import dataclasses
 import math
 import secrets
 import time
-from collections import deque
 from typing import Any
 
 import orjson
@@ -170,7 +169,7 @@ class GameService(CommitPart):
             whole=Whole(state, first, (1, first)), version=1, seq=0,
             meta={"agreed": [], "rematch": None, "closed": False, "rated": rated,
                   "move_seconds": move_seconds, "odds": odds},
-            bot_seed=secrets.randbits(31), window=deque(maxlen=self.event_window),
+            bot_seed=secrets.randbits(31), window_size=self.event_window,
         )
         room.deadline = clocks.deadline_of(room.meta, room.status, state, seats, time.time())
         table_events: list[dict[str, Any]] = [

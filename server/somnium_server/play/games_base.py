@@ -68,6 +68,7 @@ class ServiceBase:
         self.tables: dict[str, set[str]] = {}  # user id -> the unfinished games they sit at
         self.rooms: dict[str, GameRoom] = {}
         self.history_grace = HISTORY_GRACE
+        self.read_back = 0  # finished games' states read back from storage (ensure_whole)
         self.runner = ComputerRunner(computer_pause, self._computer_move)
         self._notices: set[asyncio.Task[None]] = set()
         self.outbox = Outbox()  # what the other instances are to hear of the streams here

@@ -47,14 +47,19 @@ class CatchUpPart(PresencePart):
             self._presence_changed(room)
             self._wake_computer(room)
 
-    async def _adopt(self, record: GameRecord) -> GameRoom:
-        """Keep a stored game this instance did not have as a room (once, if raced)."""
+    async def _adopt(self, record: GameRecord, light: bool = False) -> GameRoom:
+        """Keep a stored game this instance did not have as a room (once, if raced); a
+        finished one `light`: its lobby line only, as `load` keeps it."""
         room = GameRoom.from_record(record, self.event_window)
-        if record.snapshot_version < record.version:
+        light = light and record.status == "finished"
+        if record.snapshot_version < record.version and not light:
             room.state = await stored_state(self.storage, record)
         if record.status != "finished":
             await self._load_history(room)
-        await self._read_rating_changes(room)
+        if light:  # (the rest on demand: ensure_whole)
+            room.let_go_whole()
+        else:
+            await self._read_rating_changes(room)
         stored_times(room)
         await self._recall(list(seated_people(room)))
         known = self.rooms.get(room.id)
@@ -64,7 +69,7 @@ class CatchUpPart(PresencePart):
                     await self.catch_up(known)
             return known
         self.rooms[room.id] = room
-        if room.status == "finished":
+        if room.whole is not None and room.status == "finished":
             self._let_go_later(room)
         room.elsewhere = self.attendance.peers.observers(room.id)
         self._seat_index(room, set())
@@ -278,6 +283,7 @@ class CatchUpPart(PresencePart):
         what a rated game changed. The room lets it go again a while after its last use."""
         while room.whole is None:  # (let go again while it was read: read again)
             record = await self.storage.get_game(room.id)
+            self.read_back += 1
             if record is None:
                 raise LookupError(f"game {room.id} is no longer stored")
             state = await stored_state(self.storage, record)
@@ -324,9 +330,7 @@ class CatchUpPart(PresencePart):
         if room.lock.locked():  # (a change of the game, a rematch, is being made)
             self._let_go_later(room)
         elif room.status == "finished":
-            room.window.clear()
-            room.actions.clear()
-            room.history = False
+            room.forget_history()
             room.let_go_whole()
 
     async def _read_rating_changes(self, room: GameRoom) -> None:
@@ -360,4 +364,4 @@ class CatchUpPart(PresencePart):
     def _clock_moved(self, room: GameRoom) -> None:
         """Tell the game's streams the clock of a timed game (after each change)."""
         if room.meta.get("move_seconds"):
-            room.channel.publish(clocks.clock_frame(room))
+            room.publish(clocks.clock_frame(room))

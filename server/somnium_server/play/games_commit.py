@@ -51,7 +51,11 @@ class CommitPart(CatchUpPart):
     # -- reading ------------------------------------------------------------------------------
     async def find(self, game_id: str, fresh: bool = False) -> GameRoom:
         """The game's room, read from the database if it was made by another instance;
-        `fresh`: brought up to the stored game first when instances share the database."""
+        `fresh`: brought up to the stored game first when instances share the database.
+
+        A finished game's room may be light (its state in storage only): what needs the state
+        (its detail, a stream's snapshot, a replay built, an action) calls ensure_whole, the
+        rest (its lobby line, chat, log, a stored analysis) goes without reading it back."""
         room = self.rooms.get(game_id.upper())
         if room is None:
             record = await self.storage.get_game(game_id.upper())
@@ -63,18 +67,27 @@ class CommitPart(CatchUpPart):
                 await self.catch_up(room)
         if fresh and clocks.overdue(room, time.time()):  # read: the clock is judged too
             await self.time_out(room.id)
+        return room
+
+    async def find_whole(self, game_id: str, fresh: bool = False) -> GameRoom:
+        """The game's room (see find) with its state, read back if it was let go."""
+        room = await self.find(game_id, fresh)
         await self.ensure_whole(room)  # (last: a finished game's may be let go again later)
         return room
 
     async def have(self, game_ids: list[str]) -> None:
         """Load the named games this instance does not hold yet (play/lobby.py tells of them
-        next); one that cannot be read now is left to its own notice."""
+        next), a finished one light (its lobby line only); one that cannot be read now is
+        left to its own notice."""
         for game_id in game_ids:
-            if game_id.upper() not in self.rooms:
-                try:
-                    await self.find(game_id)
-                except Exception as error:
-                    log.warning("could not read game %s for the lobby: %r", game_id, error)
+            if game_id.upper() in self.rooms:
+                continue
+            try:
+                record = await self.storage.get_game(game_id.upper())
+                if record is not None:
+                    await self._adopt(record, light=True)
+            except Exception as error:
+                log.warning("could not read game %s for the lobby: %r", game_id, error)
 
     async def _play(
         self,

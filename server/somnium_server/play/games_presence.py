@@ -284,7 +284,7 @@ class PresencePart(ServiceBase):
         if count == room.announced_observers:
             return
         room.announced_observers = count
-        room.channel.publish(frame("observers", {"type": "observers", "count": count}))
+        room.publish(frame("observers", {"type": "observers", "count": count}))
         if local:
             self.lobby.publish("observers", {"game_id": room.id, "observers": count})
 
@@ -305,7 +305,7 @@ class PresencePart(ServiceBase):
             told = bool(presence.shown)  # (not a game just made or loaded)
             presence.shown = shown
             presence.revision += 1
-            room.channel.publish(self._presence_frame(room))
+            room.publish(self._presence_frame(room))
             if told and room.status != "finished":
                 self.lobby.publish("presence", {"game": room.summary()})
 

@@ -29,7 +29,7 @@ def new_game_id(taken: set[str] | dict[str, Any]) -> str:
             return game_id
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     """Who sits in a seat: an open chair, a person or a computer of some level."""
 
@@ -63,9 +63,12 @@ class Whole:
         return cls(state, record.initial_state, (record.snapshot_version, record.state))
 
 
-@dataclass
+@dataclass(slots=True)
 class GameRoom:
-    """A game in memory: its state, recent events, retried-action answers and listeners."""
+    """A game in memory: its state, recent events, retried-action answers and listeners.
+
+    Slotted, and what only a game in use needs (its lock, its listeners' channel, its
+    recent events) is made on first use: a finished game's room holds its lobby line."""
 
     id: str
     name: str
@@ -80,14 +83,12 @@ class GameRoom:
     seq: int
     meta: dict[str, Any]
     bot_seed: int
-    window: deque[tuple[int, bytes]]
+    window_size: int  # the recent events kept for Last-Event-ID resume, at most
     actions: dict[str, tuple[str, bytes]] = field(default_factory=dict)
     # whether `window` and `actions` hold the game's recent history (a finished game's is
     # let go after a while and read again on demand: games_catchup.ensure_history)
     history: bool = True
     let_go: asyncio.TimerHandle | None = None  # when a finished game's history is let go
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    channel: Channel = field(default_factory=Channel)
     observers: int = 0  # watching through this instance
     signed: dict[Subscriber, str] = field(default_factory=dict)  # its signed streams' users
     elsewhere: int = 0  # watching through the other instances sharing the database
@@ -105,6 +106,9 @@ class GameRoom:
     _view: tuple[int, dict[str, Any]] | None = None
     _detail: tuple[tuple[int, int, int, bool], bytes] | None = None
     _seat_dicts: tuple[list[Seat], list[dict[str, Any]]] | None = None
+    _window: deque[tuple[int, bytes]] | None = None
+    _lock: asyncio.Lock | None = None
+    _channel: Channel | None = None
 
     @classmethod
     def from_record(cls, record: GameRecord, window: int) -> GameRoom:
@@ -115,9 +119,45 @@ class GameRoom:
             created_by=record.created_by, seats=[Seat(**s) for s in record.seats],
             status=record.status, whole=Whole.of(record, state_from_dict(record.state)),
             version=record.version, seq=record.seq, meta=record.meta,
-            bot_seed=record.bot_seed, window=deque(maxlen=window), deadline=record.deadline,
+            bot_seed=record.bot_seed, window_size=window, deadline=record.deadline,
             history=False,
         )
+
+    @property
+    def window(self) -> deque[tuple[int, bytes]]:
+        """The recent events, (seq, SSE message), oldest first."""
+        if self._window is None:
+            self._window = deque(maxlen=self.window_size)
+        return self._window
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """Held while the game is changed (one writer per game)."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+    @property
+    def channel(self) -> Channel:
+        """The game's listeners on this instance."""
+        if self._channel is None:
+            self._channel = Channel()
+        return self._channel
+
+    def publish(self, data: bytes) -> None:
+        """Send a message to the game's listeners (none ever: no one to tell; a listener
+        hears only what is published once it listens)."""
+        if self._channel is not None:
+            self._channel.publish(data)
+
+    def forget_history(self) -> None:
+        """Let the recent events and the answers given go (in storage only from now on),
+        and the listeners' channel if none is left."""
+        self._window = None
+        self.actions.clear()
+        self.history = False
+        if self._channel is not None and not self._channel.subscribers:
+            self._channel = None
 
     @property
     def state(self) -> GameState:
@@ -252,7 +292,7 @@ class GameRoom:
             self.window.append((event.seq, message))
             messages.append(message)
         if messages:  # one write per listener for the whole change
-            self.channel.publish(b"".join(messages))
+            self.publish(b"".join(messages))
 
 
 def event_frame(event: StoredEvent) -> bytes:
