@@ -41,6 +41,17 @@ def http_error(response: requests.Response) -> str:
     return f"it refused the request ({status}; {NOT_A_LOBBY})"
 
 
+def gateway_words(response: requests.Response) -> str:
+    """A 502, 503 or 504 in words: 'is not answering just now (HTTP 502 Bad Gateway)' for a
+    proxy's page (the lobby server behind it is down or slow), the lobby server's own reason
+    when it sent one."""
+    status = f"HTTP {response.status_code} {response.reason or ''}".strip()
+    reason = lobby_message(response)
+    if reason:
+        return f"could not do it just now ({status}: {reason})"
+    return f"is not answering just now ({status})"
+
+
 def retry_after(response: requests.Response) -> float:
     """The seconds a server's Retry-After asks for (0 without one, or one in another form),
     at most LONGEST_WAIT."""

@@ -13,7 +13,7 @@ import requests
 
 from ..game.actions import Action, action_to_dict
 from ..game.view import view_from_dict
-from .answers import NO_HTTP, http_error, not_http, retry_after, what_it_sent
+from .answers import NO_HTTP, gateway_words, http_error, not_http, retry_after, what_it_sent
 from .errors import (
     ActionRefused,
     LobbyError,
@@ -260,8 +260,9 @@ def _answer(response: requests.Response) -> Any:
         raise RateLimited(f"too many requests to the server {host} just now: try again in "
                           + (f"{wait:.0f} s" if wait else "a moment"), "", wait)
     if status in (502, 503, 504):  # (a gateway: what was asked may have been done)
-        raise ServerFailed(f"The server {host} answers, but {http_error(response)}: try "
-                           "again in a moment.", status, retry_after(response))
+        wait = retry_after(response)
+        raise ServerFailed(f"The server {host} {gateway_words(response)}: try again in "
+                           + (f"{wait:.0f} s." if wait else "a moment."), status, wait)
     if status >= 500:
         raise ServerFailed(f"The server {host} answers, but {http_error(response)}. Nothing "
                            "was lost: try again.", status)

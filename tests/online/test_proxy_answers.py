@@ -39,8 +39,10 @@ WORDS = {  # what the player reads, for creating a table
     "429 with Retry-After": "too many requests to the server 127.0.0.1:{port} just now: try "
                             "again in 3 s.",
     "429": "too many requests to the server 127.0.0.1:{port} just now: try again in a moment.",
-    "503 with Retry-After": "(HTTP 503 Service Temporarily Unavailable): try again in a moment.",
-    "upstream down": "(HTTP 502 Bad Gateway): try again in a moment.",
+    "503 with Retry-After": "The server 127.0.0.1:{port} is not answering just now (HTTP 503 "
+                            "Service Temporarily Unavailable): try again in 3 s.",
+    "upstream down": "The server 127.0.0.1:{port} is not answering just now (HTTP 502 Bad "
+                     "Gateway): try again in a moment.",
 }
 
 
