@@ -301,8 +301,8 @@ def child_frames(seconds: float) -> None:
 
 
 @contextmanager
-def xvfb() -> Iterator[str]:
-    """A private Xvfb on a free display number, stopped afterwards."""
+def xvfb(screen: str = "1920x1080") -> Iterator[str]:
+    """A private Xvfb of `screen`'s size on a free display number, stopped afterwards."""
     binary = shutil.which("Xvfb")
     if binary is None:
         raise RuntimeError("Xvfb is not installed (apt-get install -y xvfb)")
@@ -310,7 +310,7 @@ def xvfb() -> Iterator[str]:
                   if not Path(f"/tmp/.X{n}-lock").exists()
                   and not Path(f"/tmp/.X11-unix/X{n}").exists())
     server = subprocess.Popen(
-        [binary, f":{number}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        [binary, f":{number}", "-screen", "0", f"{screen}x24", "-nolisten", "tcp"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:

@@ -13,8 +13,9 @@ end of a game, its Analysis window and its replay), watches the game in play wit
 opens a player's page and a game with a clock, and saves what the X server shows of the
 window (1280x800) each time: the lobby on the right lists the server's games throughout. The
 table mid-game, the Analysis window, the replay, the game watched, the player page and the
-clock are also taken at 1024x640 (the table at the window's minimum size and at 1920x1080
-too; docs/screenshots/sizes/), to look at how the table and the column give way or grow. With the
+clock are also taken at 1024x640 (the table at the window's minimum size, at 1920x1080 and at
+2560x1440 too; docs/screenshots/sizes/), to look at how the table and the column give way or
+grow; the X server's screen is the largest of these, the window in its top-left corner. With the
 odds shown (the offline setting), a table at a decision asks the coach, at 1280x800 and
 1024x640 (coach.png, sizes/coach-1024x640.png); `--odds` takes only those two.
 """
@@ -39,7 +40,8 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
 SIZE = (1280, 800)
-OTHER_SIZES = {"1024x640": (1024, 640), "1920x1080": (1920, 1080)}
+OTHER_SIZES = {"1024x640": (1024, 640), "1920x1080": (1920, 1080), "2560x1440": (2560, 1440)}
+SCREEN = "2560x1440"  # Xvfb's screen: room for the largest window whole
 
 
 class Lobby:
@@ -158,6 +160,7 @@ def shoot(offscreen: bool, odds_only: bool = False) -> None:
                            local_server=lobby.server)
     window = MainWindow(settings, bot_levels, online=online)
     window.resize(*SIZE)
+    window.move(window.screen().availableGeometry().topLeft())  # room to grow, on screen
     window.show()
     level = "normal" if any(lv.key == "normal" for lv in bot_levels) else bot_levels[0].key
 
@@ -196,6 +199,9 @@ def shoot(offscreen: bool, odds_only: bool = False) -> None:
         shown = shown or window
         screen = shown.screen()
         frame = shown.geometry()  # (a dialog over the window: what the screen shows there)
+        if not offscreen and not screen.geometry().contains(frame):
+            raise RuntimeError(f"{name}: the window {frame} is not all on the screen "
+                               f"{screen.geometry()}")
         picture = shown.grab() if offscreen else screen.grabWindow(
             0, frame.x(), frame.y(), frame.width(), frame.height()) if with_dialogs \
             else screen.grabWindow(shown.winId())
@@ -402,7 +408,7 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from benchmarks.desktop import xvfb
 
-    with xvfb() as display:
+    with xvfb(SCREEN) as display:
         env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb")
         return subprocess.run(command, env=env, cwd=ROOT, check=False).returncode
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -39,6 +39,7 @@ EMPTY_HINTS = {
 }
 CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
+LEAST_LINES = 2  # whole lines of games the list shows at the least (behind a game's log)
 
 
 def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
@@ -139,6 +140,17 @@ class GameList(QTableWidget):
                     font.setUnderline(item.font().underline())
                     item.setFont(font)
         self._measure((), again=True)
+        self.updateGeometry()  # (its lines' height, so its least height, changed)
+
+    def height_for(self, lines: int) -> int:
+        """Its height with its header and `lines` whole lines of games in sight."""
+        return self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth() \
+            + self.verticalHeader().defaultSectionSize() * lines
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as a list may be, and tall enough for LEAST_LINES whole lines: never a
+        line cut through its words."""
+        return QSize(super().minimumSizeHint().width(), self.height_for(LEAST_LINES))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The header's new font comes after the list's (a wide window's column restyled):
@@ -146,6 +158,7 @@ class GameList(QTableWidget):
         widths and the headers run together."""
         if watched is self.horizontalHeader() and event.type() == QEvent.Type.FontChange:
             self._measure((), again=True)
+            self.updateGeometry()  # (a taller header)
         return super().eventFilter(watched, event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

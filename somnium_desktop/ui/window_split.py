@@ -144,9 +144,8 @@ def kept_width(value: object) -> int | None:
 def lobby_height(lobby: LobbyPanel) -> int:
     """The lobby's height with room for LOBBY_LINES games in its list (which scrolls)."""
     games = lobby.games
-    lines = games.verticalHeader().defaultSectionSize() * LOBBY_LINES
     return lobby.minimumSizeHint().height() - games.minimumSizeHint().height() \
-        + games.horizontalHeader().sizeHint().height() + lines + 2 * games.frameWidth()
+        + games.height_for(LOBBY_LINES)
 
 
 def lobby_and_log(lobby: LobbyPanel, height: int) -> list[int]:
