@@ -21,7 +21,7 @@ class ColumnPart(QScrollArea):
     """
 
     def __init__(
-        self, panel: QWidget, wanted: Callable[[], int] | None = None,
+        self, panel: QWidget, wanted: Callable[[], int | None] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -88,8 +88,10 @@ class Column(QSplitter):
     One part is served first (`serve`): the one for what the player is at, the lobby when no
     game is on the table, the game's panel (its log and chat) when one is. When it comes to
     the front it gets the height it asks for (ColumnPart.wanted_height: the lobby its lines of
-    games; the game's panel all the others can spare while whole); on a window too short for
-    every part, it keeps that height at the least and the others scroll."""
+    games; the game's panel all but the lobby's lines on a tall column, else all the others
+    can spare while whole), and keeps it as the window is resized until the player drags the
+    split; on a window too short for every part, it keeps that height at the least and the
+    others scroll."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)
@@ -125,7 +127,8 @@ class Column(QSplitter):
             asked = self.front.wanted_height() if self.front is not None else None
             spare = sum(sizes) - sum(whole) + whole[front]  # (the others whole)
             due = min(room, max(whole[front], spare if asked is None else asked))
-            if to_front or sum(whole) - whole[front] + due > sum(sizes):
+            held = asked is not None and not self.dragged and sizes[front] != due
+            if to_front or held or sum(whole) - whole[front] + due > sum(sizes):
                 target = max(sizes[front], due) if self.dragged else due
                 self.setSizes(with_part_at(sizes, front, target, least))
                 return

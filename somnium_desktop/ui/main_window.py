@@ -19,7 +19,14 @@ from .settings import Settings
 from .table import TableWidget, new_action
 from .table_scale import chrome_sheet
 from .window_chrome import MenuScale, WindowBody
-from .window_split import COLUMN_WIDTH, TableSplitter, kept_width, lobby_and_log, lobby_height
+from .window_split import (
+    COLUMN_WIDTH,
+    TableSplitter,
+    game_room,
+    kept_width,
+    lobby_and_log,
+    lobby_height,
+)
 
 # Imported once the table is on screen: online play (see start_online), offline play, the
 # column's panels and notifications (their Qt classes cost start-up time to load).
@@ -143,7 +150,8 @@ class MainWindow(QMainWindow):
         self.lobby_panel = LobbyPanel()
         lobby = self.lobby_panel
         self.lobby_part = ColumnPart(lobby, lambda: lobby_height(lobby))
-        self.game_part = ColumnPart(self.panel)  # (all the room the lobby spares, when in front)
+        self.game_part = ColumnPart(self.panel, lambda: game_room(  # (in front: see game_room)
+            self.column, lobby, self.panel, self.table.log))
         self.column.addWidget(self.lobby_part)
         self.column.addWidget(self.game_part)
         wire_player_pages(self)

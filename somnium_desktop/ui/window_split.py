@@ -19,6 +19,7 @@ COLUMN_SHARE = COLUMN_WIDTH / 1024  # of a wider window, the column takes the sh
 COLUMN_WIDEST = 580  # pixels, with its text at its base size: its share no wider than this
 TABLE_AT_LEAST = 520  # pixels: below this the column gives way first, down to its minimum
 LOBBY_LINES = 5  # lines of games the lobby shows with no game on the table
+LOG_LINES = 10  # lines of log a game keeps before the lobby gets its LOBBY_LINES beside it
 
 
 class TableSplitter(QSplitter):
@@ -146,6 +147,15 @@ def lobby_height(lobby: LobbyPanel) -> int:
     games = lobby.games
     return lobby.minimumSizeHint().height() - games.minimumSizeHint().height() \
         + games.height_for(LOBBY_LINES)
+
+
+def game_room(column: QSplitter, lobby: LobbyPanel, panel: QWidget, log: QWidget) -> int | None:
+    """The height the game's part asks for in front of the column: all but the lobby's
+    LOBBY_LINES games when that leaves `panel` LOG_LINES more lines of `log` than its least;
+    None on a shorter column (all the room the lobby spares: the log first)."""
+    rest = column.height() - column.handleWidth() - lobby_height(lobby)
+    needed = panel.minimumSizeHint().height() + LOG_LINES * log.fontMetrics().lineSpacing()
+    return rest if rest >= needed else None
 
 
 def lobby_and_log(lobby: LobbyPanel, height: int) -> list[int]:
