@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..client.analysis import accuracy_line, decision_words
+from .dialog_scale import in_window_text_size
 from .style import ACCENT, BASE, FOCUS, MUTED, TEXT
 
 MARK_COLOURS = {"inaccuracy": "#ffe066", "mistake": "#ffa94d", "blunder": "#ff6b6b"}
@@ -67,6 +68,7 @@ class WinChanceGraph(QWidget):
 
     def plot(self) -> QRectF:
         left, top, right, bottom = MARGINS
+        left = max(left, self.fontMetrics().horizontalAdvance("100%") + 12)  # (its font's)
         return QRectF(left, top, max(1, self.width() - left - right),
                       max(1, self.height() - top - bottom))
 
@@ -110,7 +112,8 @@ class WinChanceGraph(QWidget):
             style = Qt.PenStyle.DashLine if share == 0.5 else Qt.PenStyle.SolidLine
             painter.setPen(QPen(QColor(MUTED), 1, style))
             painter.drawLine(QPointF(area.left(), y), QPointF(area.right(), y))
-            painter.drawText(QRectF(0, y - 9, MARGINS[0] - 6, 18),
+            half = self.fontMetrics().height() / 2
+            painter.drawText(QRectF(0, y - half, area.left() - 6, 2 * half),
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                              f"{share:.0%}")
         if self.values:
@@ -244,3 +247,4 @@ class AnalysisDialog(QDialog):
         layout.addWidget(self.view)
         layout.addWidget(buttons)
         self.resize(760, 560)
+        in_window_text_size(self)

@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .dialog_scale import in_window_text_size
+
 if TYPE_CHECKING:
     from ..client.table_chat import TableChat
 
@@ -46,6 +48,7 @@ class BlockedDialog(QDialog):
         chat.blocks_listed.connect(self.show_users)
         chat.failed.connect(self.note.setText)
         self.resize(320, 300)
+        in_window_text_size(self)
         self._enable()
         chat.list_blocks()
 

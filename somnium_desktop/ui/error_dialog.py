@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .dialog_scale import in_window_text_size
+
 
 class ErrorDialog(QDialog):
     """Says something went wrong, with the details to copy into a bug report."""
@@ -42,6 +44,7 @@ class ErrorDialog(QDialog):
         layout.addWidget(message)
         layout.addWidget(self.details)
         layout.addWidget(buttons)
+        in_window_text_size(self)
 
     def copy_details(self) -> None:
         QGuiApplication.clipboard().setText(self.details.toPlainText())

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from ..client.analysis import percent
 from ..client.ratings import rating_text
+from .dialog_scale import in_window_text_size
 
 # (work on a worker thread, its answer on the UI thread, a failure's message on the UI thread)
 Fetch = Callable[[Callable[[], dict[str, Any]], Callable[[dict[str, Any]], None],
@@ -52,6 +53,7 @@ class PlayersDialog(QDialog):
         for widget in (self.note, self.board, buttons):
             layout.addWidget(widget)
         self.resize(480, 420)
+        in_window_text_size(self)
         fetch(leaderboard, self.show_board, self.note.setText)
 
     def show_board(self, data: dict[str, Any]) -> None:
@@ -111,6 +113,7 @@ class PlayerPage(QDialog):
                        self.games, buttons):
             layout.addWidget(widget)
         self.resize(460, 520)
+        in_window_text_size(self)
         fetch(page, self.show_page, self.title.setText)
 
     def show_page(self, data: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..client.server_address import AddressError, checked_address
+from .dialog_scale import in_window_text_size
 from .settings import SPEEDS, Settings
 from .style import repolish
 
@@ -48,9 +49,6 @@ class SettingsDialog(QDialog):
         self.server.setAccessibleName("Lobby server address")
         self.server.setToolTip("Leave empty to play on this computer's built-in server, or give "
                                "a lobby server's address, e.g. https://somnium.example.org")
-        # Wide enough for its placeholder in full, whatever the font.
-        words = self.server.fontMetrics().horizontalAdvance(SERVER_PLACEHOLDER)
-        self.server.setMinimumWidth(words + FIELD_PADDING)
         self.server.textEdited.connect(lambda _text: self._say(""))
         self.problem = QLabel()
         self.problem.setObjectName("status")
@@ -71,6 +69,11 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self.buttons = buttons
+        in_window_text_size(self)
+        # Wide enough for its placeholder in full, whatever the font (the window's size).
+        self.server.ensurePolished()
+        words = self.server.fontMetrics().horizontalAdvance(SERVER_PLACEHOLDER)
+        self.server.setMinimumWidth(words + FIELD_PADDING)
 
     def _say(self, problem: str) -> None:
         self.problem.setText(problem)

@@ -36,6 +36,7 @@ from ..client.credentials import (
 from ..client.outside import open_outside, running_bundle
 from ..client.signin import SIGNIN_TIMEOUT, SigninError, SigninFlow, TokenSet
 from ..client.tasks import Operations
+from .dialog_scale import in_window_text_size
 
 
 def open_with_qt(url: str) -> bool:
@@ -97,6 +98,7 @@ class SigninDialog(QDialog):
         layout.addWidget(self.status)
         layout.addLayout(row)
         layout.addLayout(buttons)
+        in_window_text_size(self)
 
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
@@ -196,6 +198,7 @@ class PersistenceDialog(QMessageBox):
         self.addButton(QMessageBox.StandardButton.Cancel)
         self.setDefaultButton(self.session_button)
         self.setTextFormat(Qt.TextFormat.PlainText)
+        in_window_text_size(self)
 
     def choice(self) -> Persistence | None:
         clicked = self.clickedButton()

@@ -262,10 +262,7 @@ class TableFrame(QWidget):
         self.setStyleSheet(scaled_sheet(scale))
         self.status.ensurePolished()
         self.status.setMinimumHeight(2 * self.status.fontMetrics().lineSpacing())
-        margin = round(36 * scale), round(18 * scale)
-        self.game_over.box.setContentsMargins(*margin, *margin)
-        if not self.game_over.isHidden():
-            self.game_over.refit()
+        self.game_over.rescale(scale)
         self.rescaled.emit(scale)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

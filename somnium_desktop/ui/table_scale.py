@@ -1,6 +1,6 @@
 """The table's words and result panel grow with the window, as its cards do, and the window's
-menus with them; the right-hand column's words (lobby, offline panel, log) grow too, more
-modestly, on a wide window."""
+menus and dialogs with them; the right-hand column's words (lobby, offline panel, log) grow
+too, more modestly, on a wide window."""
 
 from __future__ import annotations
 
@@ -39,20 +39,28 @@ def scaled_sheet(scale: float) -> str:
     return "\n".join(rules)
 
 
+# Room around a menu bar's item's words at scale 1 (pixels: top and bottom, left and right), as
+# the Fusion style gives it; a style sheet's padding replaces it.
+MENU_ITEM_PADDING = (3, 4)
+
+
 def chrome_sheet(scale: float) -> str:
     """The style sheet of the window's menu bar (its menus inherit it) and of the questions
     the window and the table ask (message boxes), at `scale`: the table's text size."""
     if scale <= 1:
         return ""
     size = f"{10 * scale:.1f}pt"
+    vertical, horizontal = (round(pixels * scale) for pixels in MENU_ITEM_PADDING)
     return (f"QMenuBar, QMenu {{ font-size: {size}; }}\n"
+            f"QMenuBar::item {{ padding: {vertical}px {horizontal}px; }}\n"
             f"QMessageBox QWidget {{ font-size: {size}; }}")
 
 
 # The right-hand column: its text has the style sheet's sizes up to this window width.
 COLUMN_FROM = 1600
 COLUMN_MOST = 1.4
-COLUMN_POINTS = {"QWidget": 10, "#panelTitle": 11}  # selector -> style sheet's size at 1
+# Selector -> the style sheet's size at scale 1 of plain words and panel titles.
+WORDS_POINTS = {"QWidget": 10, "#panelTitle": 11}
 
 
 def column_scale(window_width: int) -> float:
@@ -61,9 +69,10 @@ def column_scale(window_width: int) -> float:
     return round(min(COLUMN_MOST, scale) / STEP) * STEP
 
 
-def column_sheet(scale: float) -> str:
-    """The column's own style sheet at `scale` (it wins over the app's for the same rules)."""
+def words_sheet(scale: float) -> str:
+    """Plain words and panel titles at `scale`: the style sheet of the column and of the
+    dialogs (a widget's own sheet wins over the app's for the same rules)."""
     if scale <= 1:
         return ""
     return "\n".join(f"{selector} {{ font-size: {points * scale:.1f}pt; }}"
-                     for selector, points in COLUMN_POINTS.items())
+                     for selector, points in WORDS_POINTS.items())

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     pass
 
 RESULT_SHARE = 0.3  # of the table's width: the least the result panel takes
+RESULT_MARGINS = (36, 18)  # pixels around the result's words at scale 1 (sides, top and bottom)
+CLOSE_OFFSET = 6  # pixels from the result panel's top right corner to its close button's
 NARROW = 640  # a table narrower than this (pixels) puts its status line above the buttons
 
 
@@ -255,8 +257,9 @@ class GameOverPanel(QFrame):
         self.setObjectName("gameOver")
         self.setAccessibleName("Game over")
         layout = self.box = QVBoxLayout(self)
-        layout.setContentsMargins(36, 18, 36, 18)
+        layout.setContentsMargins(*RESULT_MARGINS, *RESULT_MARGINS)
         layout.setSpacing(8)
+        self.corner = CLOSE_OFFSET  # the close button's, from the top right corner (pixels)
         self.close_button = QToolButton(self)  # in the top right corner, outside the layout
         self.close_button.setText("✕")
         self.close_button.setToolTip("Hide the result (Esc)")
@@ -329,8 +332,17 @@ class GameOverPanel(QFrame):
             self.setMinimumWidth(min(parent.width(), round(parent.width() * RESULT_SHARE)))
         self.adjustSize()
         self.close_button.adjustSize()
-        self.close_button.move(self.width() - self.close_button.width() - 6, 6)
+        self.close_button.move(self.width() - self.close_button.width() - self.corner,
+                               self.corner)
         self.place()
+
+    def rescale(self, scale: float) -> None:
+        """Its margins and its close button's offset at the table's text `scale`."""
+        margin = round(RESULT_MARGINS[0] * scale), round(RESULT_MARGINS[1] * scale)
+        self.box.setContentsMargins(*margin, *margin)
+        self.corner = round(CLOSE_OFFSET * scale)
+        if not self.isHidden():
+            self.refit()
 
     def place(self) -> None:
         parent = self.parentWidget()

@@ -9,7 +9,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLayout, QSplitter, QWidget
 
 from .table_frame import TableFrame
-from .table_scale import column_scale, column_sheet
+from .table_scale import column_scale, words_sheet
 
 if TYPE_CHECKING:
     from .lobby_panel import LobbyPanel
@@ -89,7 +89,7 @@ class TableSplitter(QSplitter):
             return  # (an empty column's text grows once it is filled and measured)
         self.text_scale = scale
         self.restyled = True
-        side.setStyleSheet(column_sheet(scale))
+        side.setStyleSheet(words_sheet(scale))
         self.updateGeometry()  # (back at the base size, its minimum is measured again)
 
     def fit(self) -> None:

@@ -54,10 +54,37 @@ def test_the_menus_grow_with_the_table_text(qtbot: QtBot, window: MainWindow) ->
     assert menus(window) == small
 
 
+def item_room(window: MainWindow) -> tuple[int, int]:
+    """The room around the words of the menu bar's first item (across, down), in pixels."""
+    bar, menu = window.menuBar(), window.game_menu
+    item = bar.actionGeometry(menu.menuAction())
+    words = bar.fontMetrics()
+    return item.width() - words.horizontalAdvance("Game"), item.height() - words.height()
+
+
+def test_the_menu_bar_items_room_grows_with_the_table_text(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    assert resized(qtbot, window, SMALL) == 1
+    across, down = item_room(window)  # (8 and 6 pixels: Fusion's)
+    scale = resized(qtbot, window, LARGE)
+    assert scale >= 1.4
+    # (8 and 5 pixels at 2560x1440 before: the words grew, not the room around them)
+    room = item_room(window)
+    assert room[0] == pytest.approx(across * scale, abs=2), room
+    assert room[1] == pytest.approx(down * scale, abs=2), room
+    resized(qtbot, window, SMALL)
+    assert item_room(window) == (across, down)
+
+
 def close_button(qtbot: QtBot, window: MainWindow, size: QSize) -> tuple[float, QSize]:
     scale = resized(qtbot, window, size)
-    button = window.table.game_over.close_button
+    panel = window.table.game_over
+    button = panel.close_button
     assert button.isVisible()
+    # its offset from the panel's top right corner (6 pixels at any scale before)
+    offset = panel.width() - button.geometry().right() - 1, button.y()
+    assert offset == (round(6 * scale), round(6 * scale)), size
     return scale, button.size()
 
 
