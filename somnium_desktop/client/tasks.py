@@ -11,7 +11,8 @@ operation, a move shown as pending say, need not wait for good).
 An operation may carry an `owner`: a Stamp of the Generation it was started in (a server
 connected to, a sign-in). When that generation has moved on by the time the answer comes (the
 server was left, the player signed out), the answer is dropped here, in one place: neither
-`on_success` nor `on_failure` is called. `on_done` is called first however it ended (what
+`on_success` nor `on_failure` is called. `lifetime(widget)` is such a stamp for what a
+widget shows: current until the widget is deleted. `on_done` is called first however it ended (what
 marks "one at a time" is cleared there). An operation that must run one at a time names
 itself `exclusive` (any hashable key, e.g. (game, "resync")): while one with that key runs,
 another is not started, and `running(key)` says so.
@@ -216,6 +217,14 @@ class Operations(QObject):
         if self._jobs:
             self._jobs.clear()
             self.busy_changed.emit(False)
+
+
+def lifetime(owner: QObject) -> Stamp:
+    """A stamp current while `owner` lives: an answer meant for a dialog deleted meanwhile is
+    dropped rather than shown on its deleted widgets."""
+    generation = Generation()
+    owner.destroyed.connect(lambda *_: generation.move_on())
+    return generation.stamp()
 
 
 def emit_from_thread(signal: SignalInstance, *args: object) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -22,8 +22,9 @@ from ..client.analysis import percent
 from ..client.ratings import rating_text
 from .dialog_scale import in_window_text_size
 
-# (work on a worker thread, its answer on the UI thread, a failure's message on the UI thread)
-Fetch = Callable[[Callable[[], dict[str, Any]], Callable[[dict[str, Any]], None],
+# (the dialog it is for, work on a worker thread, its answer on the UI thread, a failure's
+# message on the UI thread; neither comes once the dialog is deleted)
+Fetch = Callable[[QObject, Callable[[], dict[str, Any]], Callable[[dict[str, Any]], None],
                   Callable[[str], None]], None]
 RESULTS = {1.0: "won", 0.5: "drew", 0.0: "lost"}
 
@@ -54,7 +55,7 @@ class PlayersDialog(QDialog):
             layout.addWidget(widget)
         self.resize(480, 420)
         in_window_text_size(self)
-        fetch(leaderboard, self.show_board, self.note.setText)
+        fetch(self, leaderboard, self.show_board, self.note.setText)
 
     def show_board(self, data: dict[str, Any]) -> None:
         players = data.get("players", [])
@@ -114,7 +115,7 @@ class PlayerPage(QDialog):
             layout.addWidget(widget)
         self.resize(460, 520)
         in_window_text_size(self)
-        fetch(page, self.show_page, self.title.setText)
+        fetch(self, page, self.show_page, self.title.setText)
 
     def show_page(self, data: dict[str, Any]) -> None:
         name = str(data["name"])

@@ -6,19 +6,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QWidget
 
-from .players_dialog import PlayerPage, PlayersDialog
+from ..client.tasks import lifetime
+from .players_dialog import Fetch, PlayerPage, PlayersDialog
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
     from .online_play import OnlinePlay
 
 
-def _fetch(online: OnlinePlay) -> Callable[..., None]:
-    def fetch(work: Callable[[], dict[str, Any]], done: Callable[[dict[str, Any]], None],
-              failed: Callable[[str], None]) -> None:
-        online.ops.run(work, done, lambda error: failed(str(error)), "Loading players")
+def _fetch(online: OnlinePlay) -> Fetch:
+    """Fetches for a dialog: its answer is dropped once the dialog is deleted."""
+    def fetch(dialog: QObject, work: Callable[[], dict[str, Any]],
+              done: Callable[[dict[str, Any]], None], failed: Callable[[str], None]) -> None:
+        online.ops.run(work, done, lambda error: failed(str(error)), "Loading players",
+                       owner=lifetime(dialog))
     return fetch
 
 

@@ -107,12 +107,15 @@ class TokenGateway:
     """An HTTP gateway in front of a test server, for an AuthSession's requests (the token
     endpoint and signed requests; no streams). Its token endpoint can fail for a moment, as a
     proxy's HTTP 502 (`failing`: that many answers), or be held until `release` is set
-    (`holding`), as a slow one; `asked` is set once a token request has come."""
+    (`holding`), as a slow one; `asked` is set once a token request has come. Any other
+    request whose path starts with `held` (when set) is held until `release` as well, `asked`
+    set when it comes."""
 
     def __init__(self, target: str) -> None:
         self.target = target.rstrip("/")
         self.failing = 0
         self.holding = False
+        self.held: str | None = None
         self.asked = threading.Event()
         self.release = threading.Event()
         self.token_requests = 0
@@ -148,6 +151,9 @@ class TokenGateway:
                 _answer(handler, 502, b"<html><body>502 Bad Gateway</body></html>",
                         "text/html")
                 return
+        elif self.held is not None and handler.path.startswith(self.held):
+            self.asked.set()
+            self.release.wait(30)
         headers = {k: v for k, v in handler.headers.items() if k.lower() != "host"}
         answer = requests.request(method, self.target + handler.path, data=body,
                                   headers=headers, timeout=15)

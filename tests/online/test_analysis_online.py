@@ -52,7 +52,7 @@ def test_an_online_games_analysis_comes_from_the_server(qtbot: QtBot, tmp_path: 
         assert dialog.view.graph.values == expected["curve"]  # seat 0's side when watching
         # Ann's page tells her accuracy in the game, now that it has been analysed
         client = LobbyClient(server.base)
-        page = PlayerPage(None, lambda work, done, _failed: done(work()),
+        page = PlayerPage(None, lambda _page, work, done, _failed: done(work()),
                           lambda: client.player(ann.user_id))
         qtbot.addWidget(page)
         [line] = [page.games.item(i).text() for i in range(page.games.count())]
