@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..client.ratings import with_rating
+from .cell_cuts import cut_seat, cut_status
 from .column_widths import share_out
 from .lobby_menu import JOIN, OPEN, PLAYER, REPLAY, line_choices
 
@@ -40,6 +41,8 @@ EMPTY_HINTS = {
 CELL_PADDING = 12  # around a cell's text (pixels)
 HEADER_PADDING = 20  # around a header's text
 LEAST_LINES = 2  # whole lines of games the list shows at the least (behind a game's log)
+# A seat's (name, rating) or a status's (line, words): the text a cell cuts to its width.
+WHOLE = Qt.ItemDataRole.UserRole + 1
 
 
 def shown_in(key: str, game: GameSummary, me: str | None) -> bool:
@@ -295,6 +298,8 @@ class GameList(QTableWidget):
                 and person.kind == "person" else None
             item = self._cell(row, column, "Join" if joinable else shown,
                               (JOIN, game.id) if joinable else page or opened)
+            item.setData(WHOLE, None if joinable or person is None
+                         else (label, person.rating))
             font = QFont(self.font())
             font.setUnderline(joinable and self._live)
             item.setFont(font)
@@ -334,10 +339,11 @@ class GameList(QTableWidget):
             "; both tables show the odds of the next card" if game.odds else "") + (
             f"; {game.move_seconds} s a move" if game.move_seconds else "")
         status = self._cell(row, STATUS, line, (REPLAY, game.id) if finished else opened)
+        status.setData(WHOLE, (line, status_text(game)))
         status.setToolTip(f"{status_text(game)}: {about}" + (
             "; click to replay the game" if finished else ""))
-        status.setData(Qt.ItemDataRole.AccessibleTextRole,
-                       f"{line}: press Enter to replay" if finished else None)
+        status.setData(Qt.ItemDataRole.AccessibleTextRole,  # (whole, when the cell is cut)
+                       f"{line}: press Enter to replay" if finished else line)
         font = QFont(self.font())
         font.setUnderline(finished)
         status.setFont(font)
@@ -355,11 +361,14 @@ class GameList(QTableWidget):
         for row in rows:
             for column in MEASURED:
                 item = self.item(row, column)
-                if item is not None:
-                    width = QFontMetrics(item.font()).horizontalAdvance(item.text()) \
-                        + CELL_PADDING
-                    if width > self._widths[column]:
-                        self._widths[column] = width
+                if item is None:
+                    continue
+                metrics = QFontMetrics(item.font())
+                whole = item.data(WHOLE)
+                text = item.text() if not isinstance(whole, tuple) else \
+                    whole[0] if column == STATUS else with_rating(*whole)
+                width = metrics.horizontalAdvance(text) + CELL_PADDING
+                self._widths[column] = max(self._widths[column], width)
         self._fit_columns()
 
     def _header_widths(self) -> dict[int, int]:
@@ -379,11 +388,14 @@ class GameList(QTableWidget):
 
     def _fit_columns(self) -> None:
         """Every column as wide as its longest text when the list has the room. Else the
-        seats and the status keep their words ("Bea's turn", not "Bea's t…") and the name
-        takes the rest, down to name_room() (or its own width, when less: a short name
-        leaves the players their ratings); below that the observer count goes (each
-        name's tooltip still says it), and then the widest columns give alike (see
-        share_out; a cut text elides, its tooltip says it whole), never below a header."""
+        seats keep their names and ratings first (what a player scans the lobby for), the
+        status takes what they leave (its words alone, "Waiting", when its whole line does
+        not fit: "rated" is in its tooltip) and the name the rest, down to name_room() (or
+        its own width, when less: a short name leaves the players their ratings); below
+        that the observer count goes (each name's tooltip still says it), then the status
+        gives down to its header, then the seats, the widest first (see share_out), never
+        below a header, a name cut before its rating ("Robi… (1487?)"). A cut text's
+        tooltip says it whole."""
         width = self.viewport().width()
         headers = self._header_widths()
         least = {c: self.least_name() if c == NAME else headers[c] for c in MEASURED}
@@ -401,17 +413,33 @@ class GameList(QTableWidget):
         if sum(floors) > room:  # (too narrow even for their headers: the name's stays)
             floor = self.horizontalHeader().minimumSectionSize()
             floors = [max(floor, lo * room // sum(floors)) for lo in floors]
-        # The status first (it says the most: "Bea's turn"), then the rest share what is left.
-        first = columns.index(STATUS)
-        rest_floors = sum(floors) - floors[first]
-        status = max(floors[first], min(wanted[STATUS], room - rest_floors))
-        others = [c for c in columns if c != STATUS]
-        shared = share_out([wanted[c] for c in others], room - status,
+        # The seats first (the status keeping its header), then the status takes the rest.
+        status_floor = floors[columns.index(STATUS)]
+        seats = [c for c in columns if c != STATUS]
+        shared = share_out([wanted[c] for c in seats], room - status_floor,
                            [lo for c, lo in zip(columns, floors, strict=True) if c != STATUS])
-        sizes = [status if c == STATUS else shared[others.index(c)] for c in columns]
+        status = max(status_floor, min(wanted[STATUS], room - sum(shared)))
+        sizes = [status if c == STATUS else shared[seats.index(c)] for c in columns]
         for column, size in zip(columns, sizes, strict=True):
             if self.columnWidth(column) != size:
                 self.setColumnWidth(column, size)  # (the name's column stretches to the rest)
+        self._fit_texts()
+
+    def _fit_texts(self) -> None:
+        """Each seat's and status's text as its column's width lets it be (see cut_seat and
+        cut_status)."""
+        for column in (SEAT_1, SEAT_2, STATUS):
+            room = self.columnWidth(column) - CELL_PADDING
+            for row in range(self.rowCount()):
+                item = self.item(row, column)
+                whole = item.data(WHOLE) if item is not None else None
+                if item is None or not isinstance(whole, tuple):
+                    continue
+                metrics = QFontMetrics(item.font())
+                cut = cut_seat if column != STATUS else cut_status
+                text = cut(metrics, room, *whole)
+                if item.text() != text:
+                    item.setText(text)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

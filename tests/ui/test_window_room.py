@@ -122,3 +122,40 @@ def test_a_window_started_large_from_its_settings_has_the_base_minimum(
     assert seen["least_large"][0] == base[0], seen  # (364: the column's room not counted)
     assert seen["least_large"][1] <= base[1], seen  # (a status line may wrap when narrow)
     assert seen["least"] == seen["least_after"], seen  # its least in one step
+
+
+def least_size(qtbot: QtBot, window: MainWindow) -> QSize:
+    """Resize the window to its least size (its least height depends on its width)."""
+    for _ in range(5):
+        if window.size() == window.minimumSizeHint():
+            break
+        resized_once(qtbot, window, window.minimumSizeHint())
+    return window.size()
+
+
+@pytest.mark.parametrize("size", [QSize(1024, 640), None], ids=["1024x640", "least"])
+def test_the_players_ratings_show_whole_on_a_small_window(
+    qtbot: QtBot, window: MainWindow, size: QSize | None
+) -> None:
+    """A player's name with its rating is what the lobby is scanned for: the status gives
+    first ("Waiting", its "rated" in the tooltip), and a name cut keeps its rating."""
+    window.lobby_panel.set_games(RATED, me=None)
+    if size is None:
+        least_size(qtbot, window)
+    else:
+        resized_once(qtbot, window, size)
+    games = window.lobby_panel.games
+    whole = {}
+    for row, game in enumerate(RATED):
+        for column, seat in ((SEAT_1, game.players[0]), (SEAT_2, game.players[1])):
+            if seat.kind == "person":
+                whole[(row, column)] = f"{seat.name} ({seat.rating})"
+    if size is not None:
+        assert player_cells_cut(window) == []  # ("Robin (1…" and "Cy (150…" before)
+    for (row, column), text in whole.items():
+        item = games.item(row, column)
+        assert item is not None
+        rating = text[text.index("("):]
+        assert item.text().endswith(rating), (item.text(), text)  # ("Robi…" before)
+        assert text in item.toolTip()
+    assert player_cells_cut(window) == []
