@@ -27,6 +27,7 @@ from .dialog_scale import in_window_text_size
 Fetch = Callable[[QObject, Callable[[], dict[str, Any]], Callable[[dict[str, Any]], None],
                   Callable[[str], None]], None]
 RESULTS = {1.0: "won", 0.5: "drew", 0.0: "lost"}
+HISTORY_LINES = 8  # the most lines the rating history shows before it scrolls
 
 
 class PlayersDialog(QDialog):
@@ -108,6 +109,7 @@ class PlayerPage(QDialog):
         self.replay_button.setAccessibleName("Replay the chosen game")
         self.replay_button.clicked.connect(lambda: self._replay(self.games.currentItem()))
         self._enable_replay()
+        self._fit_history()
         layout = QVBoxLayout(self)
         for widget in (self.title, self.record, QLabel("Rating history"), self.history,
                        QLabel("Recent games (Replay, or a double-click, replays a finished one)"),
@@ -131,6 +133,7 @@ class PlayerPage(QDialog):
             result = RESULTS.get(float(point["score"]), "played")
             self.history.addItem(f"{point['after']} ({change:+d}): {result}, "
                                  f"game {point['game_id']}")
+        self._fit_history()
         self.games.clear()
         for game in data.get("recent", []):
             names = " against ".join(str(p.get("name") or "Open seat") for p in game["players"])
@@ -145,6 +148,14 @@ class PlayerPage(QDialog):
                     if self._chosen_finished(self.games.item(row)) is not None]
         if self.games.count():  # (the newest finished game: Replay is ready for it)
             self.games.setCurrentRow(finished[0] if finished else 0)
+
+    def _fit_history(self) -> None:
+        """The rating history as tall as its lines (one at least, HISTORY_LINES at most, then
+        it scrolls): the recent games take the rest of the page."""
+        lines = min(max(self.history.count(), 1), HISTORY_LINES)
+        line = self.history.sizeHintForRow(0) if self.history.count() \
+            else self.history.fontMetrics().lineSpacing()
+        self.history.setFixedHeight(line * lines + 2 * self.history.frameWidth())
 
     def _chosen_finished(self, item: QListWidgetItem | None) -> str | None:
         """The game id of a finished game's line (None for any other)."""

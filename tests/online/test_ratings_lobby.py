@@ -81,6 +81,9 @@ def test_the_players_dialog_opens_a_players_page_and_asks_for_replays(
         assert page.record.text() == f"{LEADERBOARD_GAMES} rated games: 0 won, " \
             f"{LEADERBOARD_GAMES} lost, 0 drawn"
         assert page.history.count() == LEADERBOARD_GAMES
+        rows = sum(page.history.sizeHintForRow(row) for row in range(LEADERBOARD_GAMES))
+        line = page.history.sizeHintForRow(0)  # the box is as tall as its lines (the page
+        assert rows <= page.history.height() <= rows + 2 * line  # was mostly empty before)
         assert "lost" in page.history.item(0).text()
         with qtbot.waitSignal(page.replay_requested, timeout=2000) as asked:
             page.games.itemDoubleClicked.emit(page.games.item(0))
