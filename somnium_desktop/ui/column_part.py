@@ -75,9 +75,9 @@ class ColumnPart(QScrollArea):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         column = self.parentWidget()
         if event.type() == QEvent.Type.LayoutRequest:  # (its panel changed: a chat shows)
-            QTimer.singleShot(0, self.fit)
+            QTimer.singleShot(0, self, self.fit)  # (not once it is deleted)
             if isinstance(column, Column):
-                QTimer.singleShot(0, column.settle)
+                QTimer.singleShot(0, column, column.settle)
         return super().eventFilter(watched, event)
 
 
@@ -107,7 +107,7 @@ class Column(QSplitter):
         if part is self.front:
             return
         self.front, self._to_front, self.dragged = part, True, False
-        QTimer.singleShot(0, self.settle)
+        QTimer.singleShot(0, self, self.settle)  # (not once it is deleted)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -246,6 +246,7 @@ class GameList(QTableWidget):
             self._live = live
             for row, game in enumerate(self.games):
                 self._fill(row, game, self._me)
+            self._fit_texts()  # (filled whole again: cut to the columns as before)
 
     def _top_line(self) -> tuple[str, int] | None:
         """The game on the first visible line and its offset, when the list is scrolled."""

@@ -141,6 +141,8 @@ def test_what_needs_no_state_leaves_a_finished_game_light(database: Database) ->
         assert games.read_back == 0 and room.whole is None
         assert server.get(f"/games/{game_id}").status_code == 200
         assert games.read_back == 1  # (the detail's view is built of the state)
+        _let_go(server, game_id)  # and once let go again, it made no lock it keeps
+        assert room.lock_made() is False
     finally:
         server.stop()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 from PySide6.QtCore import QSettings, QSize
 from PySide6.QtTest import QTest
@@ -24,6 +25,18 @@ from tests.online.helpers import LEVELS
 SETTLE_MS = 150
 
 
+def settle(window: MainWindow) -> None:
+    """Wait SETTLE_MS, then until the window's size and minimum stay the same for a
+    further SETTLE_MS (a loaded machine may take longer to lay it out), at most 5 s."""
+    deadline = time.monotonic() + 5
+    QTest.qWait(SETTLE_MS)
+    while time.monotonic() < deadline:
+        before = (window.size(), window.minimumSizeHint())
+        QTest.qWait(SETTLE_MS)
+        if (window.size(), window.minimumSizeHint()) == before:
+            return
+
+
 def pair(size: QSize) -> list[int]:
     return [size.width(), size.height()]
 
@@ -35,21 +48,21 @@ def main(settings_file: str) -> None:
     first = MainWindow(settings, LEVELS)
     first.resize(2560, 1440)
     first.show()
-    QTest.qWait(SETTLE_MS)
+    settle(first)
     first.close()  # (its geometry saved)
     window = MainWindow(settings, LEVELS, column_after_paint=True)
     window.show()
-    QTest.qWait(SETTLE_MS)
+    settle(window)
     window.complete_column()  # (as the app does after the first paint)
-    QTest.qWait(SETTLE_MS)
+    settle(window)
     seen = {"started": pair(window.size()), "least_large": pair(window.minimumSizeHint())}
     window.resize(1024, 640)
-    QTest.qWait(SETTLE_MS)
+    settle(window)
     seen |= {"small": pair(window.size()), "least_small": pair(window.minimumSizeHint())}
     window.resize(2560, 1440)
-    QTest.qWait(SETTLE_MS)
+    settle(window)
     window.resize(window.minimumSizeHint())  # (the least, as the large window measures it)
-    QTest.qWait(SETTLE_MS)
+    settle(window)
     seen |= {"least": pair(window.size()), "least_after": pair(window.minimumSizeHint())}
     window.close()
     print(json.dumps(seen))

@@ -25,7 +25,13 @@ def resized(qtbot: QtBot, window: MainWindow, size: QSize) -> float:
     """The window at `size`, settled; returns the table's text scale there."""
     window.resize(size)
     qtbot.waitUntil(lambda: window.size() == size)
-    qtbot.wait(50)
+    seen: list[object] = []
+
+    def steady() -> bool:  # (the menu bar's height follows a posted layout pass)
+        seen.append((window.table.text_scale, menus(window), window.minimumSizeHint()))
+        return len(seen) > 2 and seen[-1] == seen[-2] == seen[-3]
+
+    qtbot.waitUntil(steady, timeout=3000)
     return window.table.text_scale
 
 

@@ -117,7 +117,7 @@ def test_the_lobby_shows_five_games_at_1024x640_with_no_game_on_the_table(
     many = [replace(game, id=f"{game.id}{n}") for n in range(3) for game in GAMES]
     window.lobby_panel.set_games(many, me=None)
     sized(qtbot, window, QSize(1024, 640))
-    assert lobby_lines(window) >= 5  # (2 before: the log took the room)
+    qtbot.waitUntil(lambda: lobby_lines(window) >= 5)  # (2 before: the log took the room)
     lobby_part = window.column.widget(0)
     assert isinstance(lobby_part, ColumnPart)
     assert lobby_part.verticalScrollBar().value() == 0  # (not scrolled to its list)

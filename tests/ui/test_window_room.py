@@ -7,12 +7,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QTableWidget
 from pytestqt.qtbot import QtBot
 
 from somnium_desktop.client.lobby_records import GameSummary, Seat
@@ -124,6 +126,16 @@ def test_a_window_started_large_from_its_settings_has_the_base_minimum(
     assert seen["least"] == seen["least_after"], seen  # its least in one step
 
 
+def shown(games: QTableWidget, cells: Iterable[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """The text each of these cells shows."""
+    texts = {}
+    for row, column in cells:
+        item = games.item(row, column)
+        assert item is not None
+        texts[(row, column)] = item.text()
+    return texts
+
+
 def least_size(qtbot: QtBot, window: MainWindow) -> QSize:
     """Resize the window to its least size (its least height depends on its width)."""
     for _ in range(5):
@@ -152,10 +164,15 @@ def test_the_players_ratings_show_whole_on_a_small_window(
                 whole[(row, column)] = f"{seat.name} ({seat.rating})"
     if size is not None:
         assert player_cells_cut(window) == []  # ("Robin (1…" and "Cy (150…" before)
+    cut = shown(games, whole)
     for (row, column), text in whole.items():
         item = games.item(row, column)
         assert item is not None
         rating = text[text.index("("):]
         assert item.text().endswith(rating), (item.text(), text)  # ("Robi…" before)
         assert text in item.toolTip()
+    assert player_cells_cut(window) == []
+    games.set_live(False)  # the server lost, then found again: the same texts
+    games.set_live(True)
+    assert shown(games, whole) == cut
     assert player_cells_cut(window) == []

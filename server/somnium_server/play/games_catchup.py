@@ -327,7 +327,7 @@ class CatchUpPart(PresencePart):
 
     def _let_go(self, room: GameRoom) -> None:
         room.let_go = None
-        if room.lock.locked():  # (a change of the game, a rematch, is being made)
+        if room.busy():  # (a change of the game, a rematch, is being made)
             self._let_go_later(room)
         elif room.status == "finished":
             room.forget_history()

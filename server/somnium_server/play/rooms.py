@@ -137,6 +137,14 @@ class GameRoom:
             self._lock = asyncio.Lock()
         return self._lock
 
+    def busy(self) -> bool:
+        """Whether the game is being changed (its lock held), without making a lock."""
+        return self._lock is not None and self._lock.locked()
+
+    def lock_made(self) -> bool:
+        """Whether the game's lock was made (a finished game untouched has none)."""
+        return self._lock is not None
+
     @property
     def channel(self) -> Channel:
         """The game's listeners on this instance."""
