@@ -69,8 +69,9 @@ def test_one_step_takes_a_large_window_down(qtbot: QtBot, window: MainWindow) ->
         assert window.width() == size.width()  # 1,000 to 1,100 pixels)
         assert window.height() == max(size.height(), window.minimumSizeHint().height())
         assert window.splitter.sizes() == shares[size.width()]  # the table keeps its share
-    assert window.size() == window.minimumSizeHint()  # at its least (its height can move
-    # by a pixel or two with a status line's wrapping)
+    # at the least it was asked for: the least height itself moves with the wrapping of a
+    # line of text at that width (468 or 439 pixels here, from one run to the next)
+    assert window.size() == least.expandedTo(window.minimumSizeHint())
 
 
 def player_cells_cut(window: MainWindow) -> list[tuple[str, int, int]]:
@@ -150,7 +151,8 @@ def test_the_players_ratings_show_whole_on_a_small_window(
     qtbot: QtBot, window: MainWindow, size: QSize | None
 ) -> None:
     """A player's name with its rating is what the lobby is scanned for: the status gives
-    first ("Waiting", its "rated" in the tooltip), and a name cut keeps its rating."""
+    first ("Waiting", its "rated" in the tooltip), and a name cut keeps its rating while two
+    of its letters fit beside it (else the name alone)."""
     window.lobby_panel.set_games(RATED, me=None)
     if size is None:
         least_size(qtbot, window)
@@ -169,7 +171,10 @@ def test_the_players_ratings_show_whole_on_a_small_window(
         item = games.item(row, column)
         assert item is not None
         rating = text[text.index("("):]
-        assert item.text().endswith(rating), (item.text(), text)  # ("Robi…" before)
+        name = text[:text.index(" (")]
+        if item.text() != name:  # (too narrow for two letters and the rating: the name)
+            assert item.text().endswith(rating), (item.text(), text)  # ("Robi…" before)
+            assert item.text()[:2] == name[:2], (item.text(), text)  # (not "…(1487?)")
         assert text in item.toolTip()
     assert player_cells_cut(window) == []
     games.set_live(False)  # the server lost, then found again: the same texts
