@@ -42,6 +42,10 @@ from .tasks import Generation, Operations, emit_from_thread
 class FollowedGame(GameOnTable):
     """Applies what the game's stream says, once each and in order; catches up when it skipped."""
 
+    @property
+    def has_chat(self) -> bool:
+        return True
+
     def __init__(
         self,
         client: LobbyClient,

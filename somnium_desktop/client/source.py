@@ -73,6 +73,11 @@ class TableSource(QObject):
         return True
 
     @property
+    def has_chat(self) -> bool:
+        """Whether the game has a chat at its table (a game followed on a server)."""
+        return False
+
+    @property
     def names(self) -> tuple[str, str]:
         """The two players' names, by seat."""
         raise NotImplementedError

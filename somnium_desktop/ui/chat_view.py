@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..client.source import TableSource
 from .chat_wrap import wrappable, wrapped_tip
 
 # Online play's modules load with the first online game (the column is built at start-up).
@@ -153,10 +154,13 @@ class ChatView(QFrame):
         self._set_unread(0)
         self.status.setText("")
         self.hide_watchers.setChecked(False)  # (each table its own choice)
-        from ..client.online_follow import FollowedGame
-
-        if isinstance(source, FollowedGame):
+        # (asked of the source first: an offline game imports no network client here, which
+        # cost the window 20 MB and 100 ms just after its first paint)
+        if isinstance(source, TableSource) and source.has_chat:
+            from ..client.online_follow import FollowedGame
             from ..client.table_chat import TableChat
+
+            assert isinstance(source, FollowedGame)
 
             chat = self.chat = TableChat(source, self)
             chat.line_added.connect(self._add)

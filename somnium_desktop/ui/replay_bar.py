@@ -82,7 +82,10 @@ class ReplayBar(QFrame):
 
     def event(self, event: QEvent) -> bool:
         done = super().event(event)
-        if event.type() in (QEvent.Type.Show, QEvent.Type.StyleChange, QEvent.Type.FontChange):
+        kind = event.type()
+        if kind == QEvent.Type.Show or (
+            kind in (QEvent.Type.StyleChange, QEvent.Type.FontChange) and self.isVisible()
+        ):  # (a hidden bar is measured as it shows: the window's start measured it 9 times)
             self._measure()  # (after the buttons' own minimum widths, set on the same events)
         return done
 
