@@ -10,7 +10,6 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QSizePolicy, QToolButton
 
 from ..client.tasks import Generation, Operations
-from ..game.odds import odds, percent
 from ..game.view import View
 from .scene_geometry import ACCENT
 from .table_widgets import table_action
@@ -30,6 +29,8 @@ COACH_WAIT = "The coach answers on your turn."
 def odds_lines(view: View) -> list[str]:
     """The odds over the deck: a title, then the next card's chance to bust the table and to
     be Death, and the Fools left (all from the public view)."""
+    from ..game.odds import odds, percent  # (with the first odds shown: not at start-up)
+
     chances = odds(view)
     return ["Odds", f"Bust {percent(chances.bust)}", f"Death {percent(chances.death)}",
             f"Fools left {chances.fools}"]
@@ -37,6 +38,8 @@ def odds_lines(view: View) -> list[str]:
 
 def odds_sentence(view: View) -> str:
     """The odds in a sentence, for the tooltip and screen readers."""
+    from ..game.odds import odds, percent
+
     chances = odds(view)
     return (f"The next card: {percent(chances.bust)} that it busts the table "
             f"({chances.busting} of {chances.unseen} unseen cards), {percent(chances.death)} "
