@@ -8,7 +8,7 @@ from somnium_desktop.client.online import OnlineGame
 from tests.packaging.nginx import SITE, Nginx
 from tests.signin.helpers import local_client
 
-EVERY_SECONDS = 4  # one request of the limited paths every this many seconds, none in a burst
+EVERY_SECONDS = 2  # one request of the limited paths every this many seconds, none in a burst
 
 
 def limited_site(paths: str, status: int, retry_after: int | None) -> str:
