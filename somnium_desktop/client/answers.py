@@ -27,10 +27,15 @@ class Misanswered(Exception):
         self.wait = wait
 
 
+def status_words(response: requests.Response) -> str:
+    """An answer's status as the player reads it: 'HTTP 502 Bad Gateway'."""
+    return f"HTTP {response.status_code} {response.reason or ''}".strip()
+
+
 def http_error(response: requests.Response) -> str:
     """An HTTP error status in words: 'it failed (HTTP 500 Internal Server Error)'; a 429
     with the server's reason: 'it refuses more just now (HTTP 429 ...: too many streams)'."""
-    status = f"HTTP {response.status_code} {response.reason or ''}".strip()
+    status = status_words(response)
     if response.status_code >= 500:
         return f"it failed ({status})"
     if response.status_code == 429:  # (a lobby server's limit: the address is right)
@@ -45,7 +50,7 @@ def gateway_words(response: requests.Response) -> str:
     """A 502, 503 or 504 in words: 'is not answering just now (HTTP 502 Bad Gateway)' for a
     proxy's page (the lobby server behind it is down or slow), the lobby server's own reason
     when it sent one."""
-    status = f"HTTP {response.status_code} {response.reason or ''}".strip()
+    status = status_words(response)
     reason = lobby_message(response)
     if reason:
         return f"could not do it just now ({status}: {reason})"

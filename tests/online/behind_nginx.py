@@ -5,7 +5,9 @@ from __future__ import annotations
 from somnium_desktop.client.lobby_client import LobbyClient
 from somnium_desktop.client.lobby_records import GameDetail
 from somnium_desktop.client.online import OnlineGame
+from somnium_desktop.client.tasks import Operations
 from tests.packaging.nginx import SITE, Nginx
+from tests.server.helpers import LiveServer
 from tests.signin.helpers import local_client
 
 EVERY_SECONDS = 2  # one request of the limited paths every this many seconds, none in a burst
@@ -54,3 +56,12 @@ def played_once(server: str, joined: GameDetail, game: OnlineGame) -> None:
     played = LobbyClient(server).game(joined.id)
     assert played.version == joined.version + 1
     assert game.view is not None and game.view == played.view
+
+
+def shut(game: OnlineGame, operations: Operations, proxy: Nginx, server: LiveServer) -> None:
+    """A move test's end: the game and its work closed, then nginx and the server stopped."""
+    game.close()
+    operations.close()
+    assert operations.wait_idle()
+    proxy.stop()
+    server.stop()

@@ -15,7 +15,7 @@ from somnium_server.play import games
 from tests.packaging.nginx import Nginx
 from tests.server.helpers import LiveServer, free_port, server_settings
 
-from .behind_nginx import played_once, seated_behind
+from .behind_nginx import played_once, seated_behind, shut
 from .helpers import short_game
 
 
@@ -49,8 +49,4 @@ def test_a_move_answered_502_while_the_server_restarts_is_sent_again_and_played_
         assert errors == []
         played_once(server.base, joined, game)
     finally:
-        game.close()
-        operations.close()
-        assert operations.wait_idle()
-        proxy.stop()
-        server.stop()
+        shut(game, operations, proxy, server)  # (the restarted server, if it was)

@@ -16,7 +16,7 @@ from somnium_server.play import games
 from tests.packaging.nginx import Nginx
 from tests.server.helpers import LiveServer, server_settings
 
-from .behind_nginx import answered, limited_site, played_once, seated_behind
+from .behind_nginx import answered, limited_site, played_once, seated_behind, shut
 from .helpers import short_game
 
 MOVES = r"^/games/[^/]+/actions$"
@@ -58,8 +58,4 @@ def test_a_move_refused_by_the_proxys_limit_is_sent_again_and_played_once(
         assert statuses[0] == 422 and statuses[1] == status and statuses[-1] == 200
         played_once(server.base, joined, game)
     finally:
-        game.close()
-        operations.close()
-        assert operations.wait_idle()
-        proxy.stop()
-        server.stop()
+        shut(game, operations, proxy, server)
